@@ -1,0 +1,37 @@
+package io.kvfleet.events;
+
+/**
+ * The reason codes events carry. Codes are strings on the wire so that a newer producer's code is
+ * still readable by an older consumer; these are the ones this build writes.
+ */
+public final class ReasonCodes {
+  private ReasonCodes() {}
+
+  // Registration (mirrors the engine's taxonomy).
+  public static final String MEMORY_TYPE_UNSUPPORTED = "MEMORY_TYPE_UNSUPPORTED";
+  public static final String NO_MEMORY_DOMAIN = "NO_MEMORY_DOMAIN";
+  public static final String INVALID_ADDRESS = "INVALID_ADDRESS";
+  public static final String NULL_OR_EMPTY = "NULL_OR_EMPTY";
+  public static final String DEVICE_UNAVAILABLE = "DEVICE_UNAVAILABLE";
+  public static final String OUT_OF_MEMORY = "OUT_OF_MEMORY";
+  public static final String DUPLICATE_REGISTRATION = "DUPLICATE_REGISTRATION";
+  public static final String BACKEND_ERROR = "BACKEND_ERROR";
+  public static final String BACKEND_UNAVAILABLE = "BACKEND_UNAVAILABLE";
+
+  // Transfers.
+  public static final String UNKNOWN_PEER = "UNKNOWN_PEER";
+  public static final String PEER_NOT_ALIVE = "PEER_NOT_ALIVE";
+  public static final String STALE_EPOCH = "STALE_EPOCH";
+  public static final String UNKNOWN_REGION = "UNKNOWN_REGION";
+  public static final String OUT_OF_BOUNDS = "OUT_OF_BOUNDS";
+  public static final String SIZE_MISMATCH = "SIZE_MISMATCH";
+  public static final String NOT_EXPOSED = "NOT_EXPOSED";
+  public static final String DUPLICATE_TRANSFER = "DUPLICATE_TRANSFER";
+  public static final String DEADLINE_PASSED = "DEADLINE_PASSED";
+  public static final String PEER_LOST = "PEER_LOST";
+  public static final String TRANSPORT_ERROR = "TRANSPORT_ERROR";
+
+  // Liveness.
+  public static final String LEASE_EXPIRED = "LEASE_EXPIRED";
+  public static final String SHUTDOWN = "SHUTDOWN";
+}
