@@ -1,0 +1,24 @@
+package io.kvfleet.control;
+
+/** The control plane's one unchecked exception type, made by factories named after the situation. */
+public final class KvfleetException extends RuntimeException {
+  private KvfleetException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  /** The embedded broker could not start. */
+  public static KvfleetException kafkaStartFailed(String what, Throwable cause) {
+    return new KvfleetException(what + ": " + cause.getMessage(), cause);
+  }
+
+  /** Kafka did not answer in time. */
+  public static KvfleetException kafkaUnreachable(String bootstrapServers, Throwable cause) {
+    return new KvfleetException(
+        "Kafka at " + bootstrapServers + " did not answer: " + cause.getMessage(), cause);
+  }
+
+  /** A command was given something it cannot use. */
+  public static KvfleetException badInput(String message) {
+    return new KvfleetException(message, null);
+  }
+}

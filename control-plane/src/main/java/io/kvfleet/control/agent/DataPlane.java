@@ -1,0 +1,28 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.RegionSpec;
+import java.util.List;
+
+/**
+ * A node's memory and transfer machinery as the agent sees it, speaking in events: each call
+ * returns the events it produced, and the agent publishes them. Calls block (native work), so the
+ * agent makes them on worker threads.
+ */
+public interface DataPlane extends AutoCloseable {
+  /** What peers need to reach this node. */
+  String transportAddress();
+
+  /** What each backend can do, as probed at start. */
+  List<BackendCapability> capabilities();
+
+  /** Registers a region: one outcome per backend tried (registered, failed or skipped). */
+  List<FleetEvent> register(String nodeId, long epoch, RegionSpec region);
+
+  /** Runs a dispatched transfer and returns its one terminal event (completed or failed). */
+  FleetEvent transfer(TransferOrder order);
+
+  @Override
+  void close();
+}

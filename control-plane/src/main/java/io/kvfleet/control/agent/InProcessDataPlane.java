@@ -1,0 +1,101 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferOp;
+import java.lang.foreign.MemorySegment;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
+
+/**
+ * A data plane for nodes that share one JVM (the demo): regions are host memory addressed
+ * directly, transfers are plain memory copies. No native library is involved; it exists so the
+ * control plane runs where no engine backend does.
+ */
+public final class InProcessDataPlane implements DataPlane {
+  static final String BACKEND = "jvm";
+  private static final BackendCapability CAPABILITY = new BackendCapability(
+      BACKEND, true, Runtime.version().toString(), List.of(MemoryType.DRAM), List.of("memcpy"),
+      "same-JVM memory copies only; no cross-process or cross-host transport");
+
+  private final Set<String> registered = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public String transportAddress() {
+    return "jvm:" + ProcessHandle.current().pid();
+  }
+
+  @Override
+  public List<BackendCapability> capabilities() {
+    return List.of(CAPABILITY);
+  }
+
+  @Override
+  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region) {
+    if (region.address() == 0 || region.length() == 0) {
+      return List.of(new RegionSkipped(nodeId, epoch, region, ReasonCodes.NULL_OR_EMPTY));
+    }
+    if (region.memoryType() != MemoryType.DRAM) {
+      return List.of(failed(nodeId, epoch, region, ReasonCodes.MEMORY_TYPE_UNSUPPORTED,
+          "register host memory, or run a node whose engine has a VRAM-capable backend"));
+    }
+    if (!registered.add(region.regionId())) {
+      return List.of(failed(nodeId, epoch, region, ReasonCodes.DUPLICATE_REGISTRATION,
+          "deregister " + region.regionId() + " first or use another region id"));
+    }
+    return List.of(new RegionRegistered(nodeId, epoch, region, BACKEND, ""));
+  }
+
+  @Override
+  public FleetEvent transfer(TransferOrder order) {
+    var request = order.request();
+    var local = segment(order.source());
+    var remote = segment(order.destination());
+    var crc = new CRC32C();
+    long started = System.nanoTime();
+    for (ByteRange range : request.ranges()) {
+      if (range.sourceEnd() > local.byteSize() || range.destinationEnd() > remote.byteSize()) {
+        return new TransferFailed(request.transferId(), request.sourceNode(),
+            ReasonCodes.OUT_OF_BOUNDS, 0, "range " + range + " exceeds a region");
+      }
+      if (request.op() == TransferOp.WRITE) {
+        MemorySegment.copy(local, range.sourceOffset(), remote, range.destinationOffset(), range.length());
+      } else {
+        MemorySegment.copy(remote, range.destinationOffset(), local, range.sourceOffset(), range.length());
+      }
+      if (request.checksum()) {
+        crc.update(local.asSlice(range.sourceOffset(), range.length()).asByteBuffer());
+      }
+    }
+    long nanos = System.nanoTime() - started;
+    String checksum = request.checksum() ? HexFormat.of().toHexDigits((int) crc.getValue()) : "";
+    return new TransferCompleted(request.transferId(), request.sourceNode(), request.totalBytes(),
+        nanos, BACKEND + "/memcpy", checksum);
+  }
+
+  @Override
+  public void close() {
+    registered.clear();
+  }
+
+  private static MemorySegment segment(RegionSpec region) {
+    return MemorySegment.ofAddress(region.address()).reinterpret(region.length());
+  }
+
+  private static RegistrationFailed failed(
+      String nodeId, long epoch, RegionSpec region, String reason, String remediation) {
+    return new RegistrationFailed(nodeId, epoch, region, BACKEND, reason, 0, "", CAPABILITY, remediation);
+  }
+}

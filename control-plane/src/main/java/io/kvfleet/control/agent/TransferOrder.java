@@ -1,0 +1,29 @@
+package io.kvfleet.control.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.TransferRequested;
+import java.util.Map;
+
+/**
+ * What the coordinator sends a source node's agent over the EventBus: a validated request and what
+ * the fleet state knows of both regions and of the destination node.
+ *
+ * @param destinationKeys backend name to the destination region's remote key
+ * @param destinationTransport the destination node's exported transport address
+ */
+public record TransferOrder(
+    TransferRequested request,
+    RegionSpec source,
+    RegionSpec destination,
+    Map<String, String> destinationKeys,
+    String destinationTransport) {
+  public TransferOrder {
+    requireNonNull(request, "request must not be null");
+    requireNonNull(source, "source must not be null");
+    requireNonNull(destination, "destination must not be null");
+    destinationKeys = Map.copyOf(requireNonNull(destinationKeys, "destinationKeys must not be null"));
+    requireNonNull(destinationTransport, "destinationTransport must not be null");
+  }
+}

@@ -1,0 +1,106 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.console.EventLine;
+import io.kvfleet.control.demo.DemoFleet;
+import io.kvfleet.control.kafka.EmbeddedKafka;
+import io.kvfleet.control.kafka.EventTail;
+import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.state.FleetState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvfleet demo}: a prefill/decode fleet on a real (embedded) Kafka, printing every event. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Run a coordinator, a prefill node and a decode node in one JVM on an embedded Kafka "
+        + "broker, stream KV transfers between them and print every fleet event as it lands.")
+final class DemoCommand implements Callable<Integer> {
+  @Option(names = "--duration", description = "Stop by itself after this long (e.g. 30s); default: until Ctrl-C")
+  Duration duration;
+
+  @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of the embedded broker")
+  String bootstrapServers;
+
+  @Option(names = "--data-dir", description = "Embedded broker's data folder (default: a temporary folder)")
+  Path dataDir;
+
+  @Option(names = "--rate", defaultValue = "5", description = "Transfer requests per second (default: ${DEFAULT-VALUE})")
+  int rate;
+
+  @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
+  short replicationFactor;
+
+  @Override
+  public Integer call() throws Exception {
+    System.out.println("kvfleet demo: Kafka's and Vert.x's logs go to " + Kvfleet.logFile());
+    EmbeddedKafka kafka = null;
+    if (bootstrapServers == null) {
+      kafka = dataDir == null ? EmbeddedKafka.startInTempDir() : EmbeddedKafka.start(dataDir, false, 0);
+      bootstrapServers = kafka.bootstrapServers();
+      System.out.println("kvfleet demo: embedded Kafka broker (KRaft) at " + bootstrapServers + ", data in " + kafka.dataDir());
+    }
+    FleetTopics.ensure(bootstrapServers, replicationFactor);
+    System.out.println("kvfleet demo: topics " + String.join(", ", Topics.ALL));
+    System.out.println("kvfleet demo: read along with  kcat -C -b " + bootstrapServers + " -t " + Topics.TRANSFERS + " -e");
+    var stop = new CountDownLatch(1);
+    var finished = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stop.countDown();
+      awaitQuietly(finished);
+    }));
+    var state = new FleetState();
+    var malformed = new AtomicLong();
+    try (var tail = EventTail.start(bootstrapServers, Topics.ALL, r -> show(r, state, malformed))) {
+      try (var fleet = new DemoFleet(bootstrapServers)) {
+        fleet.start(rate);
+        if (duration == null) {
+          stop.await();
+        } else {
+          stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+        }
+      }
+      Thread.sleep(1_000); // let the last events (PeerLeft) reach the console
+    } finally {
+      if (kafka != null) {
+        kafka.close();
+      }
+    }
+    System.out.println(summary(state, malformed.get()));
+    finished.countDown();
+    return 0;
+  }
+
+  private static synchronized void show(
+      org.apache.kafka.clients.consumer.ConsumerRecord<String, Decoded> record, FleetState state, AtomicLong malformed) {
+    TailCommand.print(record, System.out);
+    switch (record.value()) {
+      case Decoded.Event e -> state.apply(e.envelope());
+      case Decoded.Malformed m -> malformed.incrementAndGet();
+    }
+  }
+
+  private static String summary(FleetState state, long malformed) {
+    var c = state.counts();
+    return String.format("kvfleet demo: %d events; peers %d (alive %d); regions live %d, failed registrations %d,"
+        + " skipped %d; transfers %d: completed %d, rejected %d, failed %d, timed out %d, in flight %d;"
+        + " sequence gaps %d; invariant violations %d; malformed records %d; state hash %s",
+        c.applied(), c.peers(), c.alivePeers(), c.liveRegions(), c.registrationFailures(), c.skippedRegions(),
+        c.transfers(), c.completed(), c.rejected(), c.failed(), c.timedOut(), c.inFlight(),
+        c.missingSequences(), c.violations(), malformed, state.hash().substring(0, 16));
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

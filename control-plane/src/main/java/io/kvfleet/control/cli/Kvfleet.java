@@ -1,0 +1,33 @@
+package io.kvfleet.control.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code kvfleet} command line. */
+@Command(
+    name = "kvfleet",
+    mixinStandardHelpOptions = true,
+    version = "kvfleet 0.1.0",
+    description = "Control plane for moving KV cache and model state across an LLM inference fleet.",
+    subcommands = {DemoCommand.class, TailCommand.class, KafkaCommand.class})
+public final class Kvfleet implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    LogFile.init();
+    var cli = new CommandLine(new Kvfleet())
+        .registerConverter(java.time.Duration.class, new DurationConverter());
+    System.exit(cli.execute(args));
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /** Where Kafka's and Vert.x's logs go this run. */
+  static Path logFile() {
+    return LogFile.path();
+  }
+}

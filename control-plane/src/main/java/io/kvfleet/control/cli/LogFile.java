@@ -1,0 +1,27 @@
+package io.kvfleet.control.cli;
+
+import java.nio.file.Path;
+
+/**
+ * Chooses the file that Kafka's and Vert.x's logs go to, before anything logs: {@code $KVFLEET_LOG}
+ * or {@code <tmp>/kvfleet-<pid>.log}. The console is kept for fleet events.
+ */
+final class LogFile {
+  private static final String PROPERTY = "kvfleet.log.file";
+
+  private LogFile() {}
+
+  static void init() {
+    if (System.getProperty(PROPERTY) == null) {
+      String env = System.getenv("KVFLEET_LOG");
+      String file = env != null && !env.isBlank() ? env
+          : Path.of(System.getProperty("java.io.tmpdir"), "kvfleet-" + ProcessHandle.current().pid() + ".log").toString();
+      System.setProperty(PROPERTY, file);
+    }
+    System.setProperty("vertx.logger-delegate-factory-class-name", "io.vertx.core.logging.SLF4JLogDelegateFactory");
+  }
+
+  static Path path() {
+    return Path.of(System.getProperty(PROPERTY));
+  }
+}

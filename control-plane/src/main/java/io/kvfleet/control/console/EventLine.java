@@ -1,0 +1,96 @@
+package io.kvfleet.control.console;
+
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.RegionDeregistered;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.RegistrationDecision;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.stream.Collectors;
+
+/** One human-readable line per event, for the console of {@code demo} and {@code tail}. */
+public final class EventLine {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+
+  private EventLine() {}
+
+  /** {@code time producer#seq  type  detail}. */
+  public static String format(Envelope e) {
+    return String.format("%s %-22s %-28s %s", TIME.format(e.time()),
+        e.producer() + "#" + e.sequence(), shortType(e.type()), detail(e.data()));
+  }
+
+  private static String shortType(String wireType) {
+    return wireType.startsWith("io.kvfleet.") ? wireType.substring("io.kvfleet.".length()) : wireType;
+  }
+
+  static String detail(FleetEvent event) {
+    return switch (event) {
+      case PeerJoined e -> e.nodeId() + " epoch " + e.epoch() + " on " + e.host() + "  backends: "
+          + e.capabilities().stream().map(EventLine::capability).collect(Collectors.joining(", "));
+      case PeerHeartbeat e -> e.nodeId() + " epoch " + e.epoch() + " lease " + e.leaseMillis() + " ms";
+      case PeerLost e -> e.nodeId() + " epoch " + e.epoch() + " LOST: " + e.reason();
+      case PeerLeft e -> e.nodeId() + " epoch " + e.epoch() + " left: " + e.reason();
+      case RegionRegistered e -> e.nodeId() + "/" + region(e.region()) + " via " + e.backend()
+          + (e.remoteKey().isEmpty() ? "" : " rkey " + abbreviate(e.remoteKey()));
+      case RegistrationFailed e -> e.nodeId() + "/" + region(e.region()) + " FAILED on " + e.backend()
+          + ": " + e.reason() + (e.nativeMessage().isEmpty() ? "" : " (" + e.nativeCode() + ": " + e.nativeMessage() + ")")
+          + "; transports " + e.transportsPresent() + "; fix: " + e.remediation();
+      case RegionSkipped e -> e.nodeId() + "/" + region(e.region()) + " skipped: " + e.reason();
+      case RegionDeregistered e -> e.nodeId() + "/" + e.regionId() + " released by " + e.backend();
+      case RegistrationDecision e -> e.nodeId() + " " + e.component() + " policy " + e.policy() + ": " + e.outcome();
+      case TransferRequested e -> e.transferId() + " " + e.op() + " " + e.sourceNode() + "/" + e.sourceRegion()
+          + " -> " + e.destinationNode() + "/" + e.destinationRegion() + " " + e.ranges().size() + " ranges, "
+          + bytes(e.totalBytes());
+      case TransferRejected e -> e.transferId() + " REJECTED " + e.reason() + ": " + e.detail();
+      case TransferDispatched e -> e.transferId() + " to " + e.sourceNode() + " by " + e.coordinatorId();
+      case TransferCompleted e -> e.transferId() + " " + bytes(e.bytes()) + " in "
+          + String.format("%.3f ms", e.durationNanos() / 1e6) + " via " + e.path()
+          + (e.checksum().isEmpty() ? "" : " crc32c " + e.checksum());
+      case TransferFailed e -> e.transferId() + " FAILED " + e.reason() + ": " + e.detail();
+      case TransferTimedOut e -> e.transferId() + " TIMED OUT (deadline " + e.deadlineMillis() + ")";
+      case OpaqueEvent e -> "(unreadable by this version: " + e.wireType() + " v" + e.schemaVersion() + ")";
+    };
+  }
+
+  private static String capability(BackendCapability c) {
+    return c.backend() + (c.available() ? c.memoryTypes().toString() : " unavailable (" + c.detail() + ")");
+  }
+
+  private static String region(RegionSpec r) {
+    return r.regionId() + " [" + r.kind() + " " + r.memoryType()
+        + (r.device() >= 0 ? " dev " + r.device() : "") + " " + bytes(r.length())
+        + " @0x" + Long.toHexString(r.address()) + "]";
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 16 ? s : s.substring(0, 16) + "…";
+  }
+
+  static String bytes(long n) {
+    if (n >= 1 << 20) {
+      return String.format("%.1f MiB", n / 1048576.0);
+    }
+    if (n >= 1 << 10) {
+      return String.format("%.1f KiB", n / 1024.0);
+    }
+    return n + " B";
+  }
+}

@@ -1,0 +1,2 @@
+/** Human-readable console output of fleet events. */
+package io.kvfleet.control.console;

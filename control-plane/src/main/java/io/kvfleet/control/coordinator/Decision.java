@@ -1,0 +1,17 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferRejected;
+
+/** What the coordinator decided about one transfer request. */
+sealed interface Decision {
+  /** Refuse it: publish the rejection. */
+  record Reject(TransferRejected event) implements Decision {}
+
+  /** Run it: publish the dispatch, then send the order to the source node's agent. */
+  record Dispatch(TransferDispatched event, TransferOrder order) implements Decision {}
+
+  /** Nothing to do: the request was already answered (a duplicate id). */
+  record AlreadyAnswered(String transferId) implements Decision {}
+}

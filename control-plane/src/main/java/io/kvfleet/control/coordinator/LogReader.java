@@ -1,0 +1,42 @@
+package io.kvfleet.control.coordinator;
+
+import io.vertx.core.Future;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Reads whole fleet topics from the beginning with a Vert.x Kafka consumer. */
+final class LogReader {
+  private LogReader() {}
+
+  static Map<String, String> config(String bootstrapServers, String clientId) {
+    return Map.of(
+        "bootstrap.servers", bootstrapServers,
+        "client.id", clientId,
+        "enable.auto.commit", "false",
+        "auto.offset.reset", "earliest",
+        "isolation.level", "read_committed");
+  }
+
+  /** Assigns every partition of {@code topics}, seeks to their start, and answers their end offsets. */
+  static Future<Map<TopicPartition, Long>> assignFromBeginning(
+      KafkaConsumer<?, ?> consumer, List<String> topics) {
+    var partitions = new HashSet<TopicPartition>();
+    Future<Void> listed = Future.succeededFuture();
+    for (String topic : topics) {
+      listed = listed.compose(v -> consumer.partitionsFor(topic)).map(infos -> {
+        infos.forEach(i -> partitions.add(new TopicPartition(i.getTopic(), i.getPartition())));
+        return null;
+      });
+    }
+    return listed
+        .compose(v -> consumer.assign(Set.copyOf(partitions)))
+        .compose(v -> consumer.seekToBeginning(Set.copyOf(partitions)))
+        .compose(v -> consumer.endOffsets(Set.copyOf(partitions)))
+        .map(HashMap::new);
+  }
+}

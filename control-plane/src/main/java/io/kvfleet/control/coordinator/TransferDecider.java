@@ -1,0 +1,136 @@
+package io.kvfleet.control.coordinator;
+
+import static io.kvfleet.events.ReasonCodes.DEADLINE_PASSED;
+import static io.kvfleet.events.ReasonCodes.NOT_EXPOSED;
+import static io.kvfleet.events.ReasonCodes.OUT_OF_BOUNDS;
+import static io.kvfleet.events.ReasonCodes.PEER_NOT_ALIVE;
+import static io.kvfleet.events.ReasonCodes.SIZE_MISMATCH;
+import static io.kvfleet.events.ReasonCodes.STALE_EPOCH;
+import static io.kvfleet.events.ReasonCodes.UNKNOWN_PEER;
+import static io.kvfleet.events.ReasonCodes.UNKNOWN_REGION;
+
+import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.PeerView;
+import io.kvfleet.events.state.RegionStatus;
+import io.kvfleet.events.state.RegionView;
+import io.kvfleet.events.state.TransferStatus;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Validates a transfer request against the fleet state and decides: reject with a reason, or
+ * dispatch. Pure: it reads the state, returns the events to publish, and changes nothing.
+ */
+final class TransferDecider {
+  private final String coordinatorId;
+
+  TransferDecider(String coordinatorId) {
+    this.coordinatorId = coordinatorId;
+  }
+
+  Decision decide(FleetState state, TransferRequested request, Instant now) {
+    var known = state.transfer(request.transferId());
+    if (known.isPresent() && known.get().status() != TransferStatus.REQUESTED) {
+      return new Decision.AlreadyAnswered(request.transferId());
+    }
+    if (request.deadlineMillis() <= now.toEpochMilli()) {
+      return reject(request, DEADLINE_PASSED, "deadline " + Instant.ofEpochMilli(request.deadlineMillis())
+          + " passed before dispatch (now " + now + ")");
+    }
+    var source = peerProblem(state, request.sourceNode(), request.sourceEpoch());
+    if (source.isPresent()) {
+      return source.get().toDecision(request);
+    }
+    var destination = peerProblem(state, request.destinationNode(), request.destinationEpoch());
+    if (destination.isPresent()) {
+      return destination.get().toDecision(request);
+    }
+    var src = state.region(request.sourceNode(), request.sourceRegion());
+    var dst = state.region(request.destinationNode(), request.destinationRegion());
+    if (src.isEmpty() || src.get().status() != RegionStatus.LIVE) {
+      return reject(request, UNKNOWN_REGION, regionDetail(state, request.sourceNode(), request.sourceRegion()));
+    }
+    if (dst.isEmpty() || dst.get().status() != RegionStatus.LIVE) {
+      return reject(request, UNKNOWN_REGION,
+          regionDetail(state, request.destinationNode(), request.destinationRegion()));
+    }
+    return checkRanges(request, src.get(), dst.get())
+        .map(problem -> problem.toDecision(request))
+        .orElseGet(() -> exposure(state, request, src.get(), dst.get()));
+  }
+
+  private Decision exposure(FleetState state, TransferRequested request, RegionView src, RegionView dst) {
+    var sourceBackends = state.peer(request.sourceNode()).orElseThrow().capabilities().stream()
+        .filter(BackendCapability::available).map(BackendCapability::backend).toList();
+    boolean shared = dst.remoteKeys().keySet().stream().anyMatch(sourceBackends::contains)
+        && src.remoteKeys().keySet().stream().anyMatch(sourceBackends::contains);
+    if (!shared) {
+      return reject(request, NOT_EXPOSED, "destination " + dst.regionId() + " is registered with "
+          + dst.remoteKeys().keySet() + ", source node " + request.sourceNode() + " has " + sourceBackends);
+    }
+    PeerView destinationPeer = state.peer(request.destinationNode()).orElseThrow();
+    var order = new TransferOrder(request, src.spec(), dst.spec(), dst.remoteKeys(),
+        destinationPeer.transportAddress());
+    return new Decision.Dispatch(
+        new TransferDispatched(request.transferId(), request.sourceNode(), coordinatorId), order);
+  }
+
+  private static Optional<Problem> checkRanges(TransferRequested request, RegionView src, RegionView dst) {
+    if (request.ranges().isEmpty()) {
+      return Optional.of(new Problem(SIZE_MISMATCH, "the request names no ranges"));
+    }
+    long srcItem = src.spec().itemSize();
+    long dstItem = dst.spec().itemSize();
+    if (srcItem > 0 && dstItem > 0 && srcItem != dstItem) {
+      return Optional.of(new Problem(SIZE_MISMATCH, "page sizes differ: source " + srcItem
+          + " B, destination " + dstItem + " B"));
+    }
+    for (ByteRange r : request.ranges()) {
+      if (r.sourceEnd() > src.spec().length() || r.destinationEnd() > dst.spec().length()) {
+        return Optional.of(new Problem(OUT_OF_BOUNDS, "range " + r.sourceOffset() + "+" + r.length()
+            + " -> " + r.destinationOffset() + "+" + r.length() + " exceeds source length "
+            + src.spec().length() + " or destination length " + dst.spec().length()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Problem> peerProblem(FleetState state, String nodeId, long epoch) {
+    var peer = state.peer(nodeId);
+    if (peer.isEmpty()) {
+      return Optional.of(new Problem(UNKNOWN_PEER, "no node " + nodeId + " has joined"));
+    }
+    if (peer.get().epoch() != epoch) {
+      return Optional.of(new Problem(STALE_EPOCH, "request names " + nodeId + " epoch " + epoch
+          + ", current epoch is " + peer.get().epoch()));
+    }
+    if (peer.get().status() != PeerStatus.ALIVE) {
+      return Optional.of(new Problem(PEER_NOT_ALIVE, nodeId + " epoch " + epoch + " is " + peer.get().status()));
+    }
+    return Optional.empty();
+  }
+
+  private static String regionDetail(FleetState state, String nodeId, String regionId) {
+    if (state.isStale(nodeId, regionId)) {
+      return "region " + regionId + " of " + nodeId + " belongs to an older epoch; it is stale";
+    }
+    return "region " + regionId + " of " + nodeId + " is not registered at its current epoch";
+  }
+
+  private Decision reject(TransferRequested request, String reason, String detail) {
+    return new Decision.Reject(new TransferRejected(request.transferId(), request.sourceNode(), reason, detail));
+  }
+
+  private record Problem(String reason, String detail) {
+    Decision toDecision(TransferRequested request) {
+      return new Decision.Reject(new TransferRejected(request.transferId(), request.sourceNode(), reason, detail));
+    }
+  }
+}

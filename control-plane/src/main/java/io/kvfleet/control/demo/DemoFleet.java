@@ -1,0 +1,77 @@
+package io.kvfleet.control.demo;
+
+import io.kvfleet.control.agent.AgentConfig;
+import io.kvfleet.control.agent.DataPlane;
+import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.agent.NodeAgent;
+import io.kvfleet.control.coordinator.Coordinator;
+import io.kvfleet.control.kafka.EventPublisher;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo fleet in one JVM: a coordinator, a prefill node and a decode node, and a router that
+ * streams KV transfers between them, all talking through Kafka and the Vert.x EventBus.
+ */
+public final class DemoFleet implements AutoCloseable {
+  static final String PREFILL = "prefill-0";
+  static final String DECODE = "decode-0";
+
+  private final String bootstrapServers;
+  private final Vertx vertx = Vertx.vertx();
+  private final List<AutoCloseable> owned = new ArrayList<>();
+  private final List<String> agentDeployments = new ArrayList<>();
+  private long workloadTimer = -1;
+
+  public DemoFleet(String bootstrapServers) {
+    this.bootstrapServers = bootstrapServers;
+  }
+
+  /** Starts the coordinator and both agents, then a router sending {@code rate} requests per second. */
+  public void start(int rate) throws Exception {
+    var clock = Clock.systemUTC();
+    var coordinatorEvents = own(new EventPublisher(bootstrapServers, "coordinator-0", AgentConfig.newEpoch(), clock));
+    await(vertx.deployVerticle(new Coordinator(bootstrapServers, coordinatorEvents, clock)));
+    long prefillEpoch = startAgent(PREFILL, (byte) 0x5a, clock);
+    long decodeEpoch = startAgent(DECODE, (byte) 0, clock);
+    var router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
+    var workload = new Workload(router, prefillEpoch, decodeEpoch);
+    workloadTimer = vertx.setPeriodic(Math.max(1, 1000 / rate), t -> workload.next());
+  }
+
+  private long startAgent(String nodeId, byte fill, Clock clock) throws Exception {
+    var buffers = own(new DemoBuffers(fill));
+    long epoch = AgentConfig.newEpoch();
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers.regions(), Duration.ofSeconds(1));
+    DataPlane dataPlane = own(new InProcessDataPlane());
+    var events = own(new EventPublisher(bootstrapServers, nodeId, epoch, clock));
+    agentDeployments.add(await(vertx.deployVerticle(new NodeAgent(config, dataPlane, events))));
+    return epoch;
+  }
+
+  /** Stops the router and lets the agents leave the fleet cleanly. */
+  @Override
+  public void close() throws Exception {
+    vertx.cancelTimer(workloadTimer);
+    for (String id : agentDeployments) {
+      await(vertx.undeploy(id));
+    }
+    await(vertx.close());
+    for (var resource : owned.reversed()) {
+      resource.close();
+    }
+  }
+
+  private <T extends AutoCloseable> T own(T resource) {
+    owned.add(resource);
+    return resource;
+  }
+
+  private static <T> T await(io.vertx.core.Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,65 @@
+package io.kvfleet.control.kafka;
+
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EnvelopeDeserializer;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads fleet topics from the beginning on its own thread and hands every record, decoded or
+ * malformed, to a callback. Used by {@code kvfleet tail}, the demo's console and tests.
+ */
+public final class EventTail implements AutoCloseable {
+  private final KafkaConsumer<String, Decoded> consumer;
+  private final Thread thread;
+
+  private EventTail(String bootstrapServers, Collection<String> topics,
+      Consumer<ConsumerRecord<String, Decoded>> sink) {
+    this.consumer = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ConsumerConfig.GROUP_ID_CONFIG, "kvfleet-tail-" + UUID.randomUUID(),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+        new StringDeserializer(), new EnvelopeDeserializer());
+    consumer.subscribe(topics);
+    this.thread = Thread.ofPlatform().name("kvfleet-tail").daemon().unstarted(() -> loop(sink));
+  }
+
+  /** Starts reading {@code topics} from their beginning. */
+  public static EventTail start(String bootstrapServers, Collection<String> topics,
+      Consumer<ConsumerRecord<String, Decoded>> sink) {
+    var tail = new EventTail(bootstrapServers, topics, sink);
+    tail.thread.start();
+    return tail;
+  }
+
+  private void loop(Consumer<ConsumerRecord<String, Decoded>> sink) {
+    try (consumer) {
+      while (!Thread.currentThread().isInterrupted()) {
+        for (var record : consumer.poll(Duration.ofMillis(200))) {
+          sink.accept(record);
+        }
+      }
+    } catch (WakeupException e) {
+      // close() asked us to stop.
+    }
+  }
+
+  @Override
+  public void close() {
+    consumer.wakeup();
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

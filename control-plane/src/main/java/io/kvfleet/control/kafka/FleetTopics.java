@@ -1,0 +1,46 @@
+package io.kvfleet.control.kafka;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.events.Topics;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Creates the fleet topics on a broker (idempotently). */
+public final class FleetTopics {
+  /** Partitions per fleet topic: keyed by node, so this bounds coordinator parallelism. */
+  public static final int PARTITIONS = 3;
+
+  private FleetTopics() {}
+
+  /** Creates every fleet topic that does not exist yet, with the given replication factor. */
+  public static void ensure(String bootstrapServers, short replicationFactor) {
+    try (var admin = Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
+      var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = Topics.ALL.stream()
+          .filter(t -> !existing.contains(t))
+          .map(t -> new NewTopic(t, PARTITIONS, replicationFactor))
+          .toList();
+      if (!missing.isEmpty()) {
+        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+      }
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw KvfleetException.kafkaUnreachable(bootstrapServers, e.getCause());
+      }
+    } catch (TimeoutException e) {
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
+    }
+  }
+}
