@@ -4,35 +4,34 @@ import io.vertx.kafka.client.common.TopicPartition;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Tracks reading up to the end offsets found at start: until then the coordinator only folds. */
+/**
+ * Tracks reading up to the end offsets found at start: until then the coordinator only folds.
+ * Records may arrive before the end offsets do, so positions are kept from the first record on.
+ */
 final class CatchUp {
-  private final Map<String, Long> remaining = new HashMap<>();
+  private final Map<String, Long> next = new HashMap<>();
+  private Map<String, Long> ends;
   private boolean announced;
 
-  CatchUp(Map<TopicPartition, Long> endOffsets) {
-    endOffsets.forEach((tp, end) -> {
-      if (end > 0) {
-        remaining.put(key(tp.getTopic(), tp.getPartition()), end);
-      }
-    });
+  /** Sets the end offsets the log had when the coordinator started. */
+  void endsAre(Map<TopicPartition, Long> endOffsets) {
+    ends = new HashMap<>();
+    endOffsets.forEach((tp, end) -> ends.put(key(tp.getTopic(), tp.getPartition()), end));
   }
 
   /** Notes that the record at {@code offset} was folded. */
   void advance(String topic, int partition, long offset) {
-    String key = key(topic, partition);
-    Long end = remaining.get(key);
-    if (end != null && offset + 1 >= end) {
-      remaining.remove(key);
-    }
+    next.merge(key(topic, partition), offset + 1, Math::max);
   }
 
   boolean isDone() {
-    return remaining.isEmpty();
+    return ends != null
+        && ends.entrySet().stream().allMatch(e -> next.getOrDefault(e.getKey(), 0L) >= e.getValue());
   }
 
   /** True once, the first time it is asked after catching up. */
   boolean markAnnounced() {
-    if (announced) {
+    if (announced || !isDone()) {
       return false;
     }
     announced = true;

@@ -24,7 +24,6 @@ import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,9 +47,9 @@ public final class Coordinator extends VerticleBase {
   private final Set<String> decided = new HashSet<>();
   private final Set<String> lostAnnounced = new HashSet<>();
   private final Set<String> endedHere = new HashSet<>();
-  private final AtomicLong malformed = new AtomicLong();
+  private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
-  private CatchUp catchUp;
+  private final CatchUp catchUp = new CatchUp();
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
     this.bootstrapServers = bootstrapServers;
@@ -64,10 +63,14 @@ public final class Coordinator extends VerticleBase {
     consumer = KafkaConsumer.create(vertx, LogReader.config(bootstrapServers, publisher.producerId()),
         new StringDeserializer(), new EnvelopeDeserializer());
     consumer.handler(this::onRecord);
+    vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
+        message -> message.reply(Json.write(status())));
     vertx.setPeriodic(200, t -> enforceDeadlinesAndLeases());
     return LogReader.assignFromBeginning(consumer, Topics.ALL)
-        .onSuccess(ends -> catchUp = new CatchUp(ends))
-        .onSuccess(ends -> decideIfCaughtUp());
+        .onSuccess(ends -> {
+          catchUp.endsAre(ends);
+          decideIfCaughtUp();
+        });
   }
 
   @Override
@@ -75,32 +78,31 @@ public final class Coordinator extends VerticleBase {
     return consumer.close();
   }
 
-  /** Malformed records seen so far (counted, logged, never fatal). */
-  public long malformedCount() {
-    return malformed.get();
+  private CoordinatorStatus status() {
+    var counts = state.counts();
+    return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
+        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash());
   }
 
   private void onRecord(KafkaConsumerRecord<String, Decoded> record) {
     switch (record.value()) {
       case Decoded.Event e -> {
         state.apply(e.envelope());
-        if (catchUp != null && catchUp.isDone() && e.envelope().data() instanceof TransferRequested r) {
+        if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r) {
           decide(r);
         }
       }
       case Decoded.Malformed m -> {
-        malformed.incrementAndGet();
+        malformed++;
         LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
       }
     }
-    if (catchUp != null) {
-      catchUp.advance(record.topic(), record.partition(), record.offset());
-      decideIfCaughtUp();
-    }
+    catchUp.advance(record.topic(), record.partition(), record.offset());
+    decideIfCaughtUp();
   }
 
   private void decideIfCaughtUp() {
-    if (catchUp.isDone() && catchUp.markAnnounced()) {
+    if (catchUp.markAnnounced()) {
       LOG.info("caught up with the log after {} events; deciding", state.appliedCount());
       state.inFlightTransfers().stream()
           .filter(t -> t.status() == TransferStatus.REQUESTED)
@@ -124,7 +126,7 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void enforceDeadlinesAndLeases() {
-    if (catchUp == null || !catchUp.isDone()) {
+    if (!catchUp.isDone()) {
       return;
     }
     long now = clock.millis();

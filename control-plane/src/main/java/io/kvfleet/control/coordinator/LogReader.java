@@ -22,7 +22,10 @@ final class LogReader {
         "isolation.level", "read_committed");
   }
 
-  /** Assigns every partition of {@code topics}, seeks to their start, and answers their end offsets. */
+  /**
+   * Assigns every partition of {@code topics} (no consumer group: reading starts at the earliest
+   * offset) and answers their end offsets.
+   */
   static Future<Map<TopicPartition, Long>> assignFromBeginning(
       KafkaConsumer<?, ?> consumer, List<String> topics) {
     var partitions = new HashSet<TopicPartition>();
@@ -35,7 +38,6 @@ final class LogReader {
     }
     return listed
         .compose(v -> consumer.assign(Set.copyOf(partitions)))
-        .compose(v -> consumer.seekToBeginning(Set.copyOf(partitions)))
         .compose(v -> consumer.endOffsets(Set.copyOf(partitions)))
         .map(HashMap::new);
   }

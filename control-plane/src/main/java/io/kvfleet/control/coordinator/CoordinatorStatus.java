@@ -1,0 +1,14 @@
+package io.kvfleet.control.coordinator;
+
+/**
+ * What a coordinator reports about itself: how much of the log it folded, whether it caught up,
+ * what it could not read, and the hash of its fleet state (which a replay of the same log matches).
+ */
+public record CoordinatorStatus(
+    String coordinatorId, boolean caughtUp, long applied, long malformed, long opaque, long violations, String stateHash) {
+
+  /** The EventBus address a coordinator answers status requests on. */
+  public static String address(String coordinatorId) {
+    return "kvfleet.coordinator." + coordinatorId + ".status";
+  }
+}

@@ -1,0 +1,47 @@
+package io.kvfleet.control.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.control.kafka.Await;
+import io.kvfleet.control.kafka.Collected;
+import io.kvfleet.control.kafka.EmbeddedKafka;
+import io.kvfleet.control.kafka.EventTail;
+import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.state.FleetState;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The demo fleet joins, registers and moves KV pages, and every event goes through Kafka. */
+class DemoFleetIT {
+
+  @Test
+  void demoFleetJoinsRegistersAndCompletesTransfersThroughKafka() throws Exception {
+    try (var kafka = EmbeddedKafka.startInTempDir()) {
+      FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+      var got = new Collected();
+      try (var tail = EventTail.start(kafka.bootstrapServers(), Topics.ALL, got::add)) {
+        try (var fleet = new DemoFleet(kafka.bootstrapServers())) {
+          fleet.start(20);
+          Await.until("20 transfers to end", Duration.ofSeconds(90),
+              () -> FleetState.fold(got.envelopes()).counts().completed() + FleetState.fold(got.envelopes()).counts().rejected() >= 20);
+        }
+        Await.until("both agents to leave", Duration.ofSeconds(30),
+            () -> FleetState.fold(got.envelopes()).counts().alivePeers() == 0);
+      }
+      var state = FleetState.fold(got.envelopes());
+      var counts = state.counts();
+      assertThat(got.malformed()).isZero();
+      assertThat(counts.peers()).isEqualTo(2);
+      assertThat(counts.liveRegions()).isEqualTo(4);
+      assertThat(counts.skippedRegions()).isEqualTo(2);
+      assertThat(counts.completed()).isPositive();
+      assertThat(counts.rejected()).as("every tenth request is out of bounds").isPositive();
+      assertThat(state.failuresByReason()).isEmpty();
+      assertThat(counts.violations()).isZero();
+      assertThat(counts.missingSequences()).isZero();
+      assertThat(state.transfers()).filteredOn(t -> t.status().name().equals("REJECTED"))
+          .allSatisfy(t -> assertThat(t.reason()).isEqualTo("OUT_OF_BOUNDS"));
+    }
+  }
+}
