@@ -27,6 +27,9 @@ public record Envelope(
     FleetEvent data) {
   public Envelope {
     requireNonNull(id, "id must not be null");
+    if (id.isEmpty()) {
+      throw new IllegalArgumentException("id must not be empty (CloudEvents requires one)");
+    }
     requireNonNull(producer, "producer must not be null");
     requireNonNull(time, "time must not be null");
     requireNonNull(correlationId, "correlationId must not be null (use \"\")");

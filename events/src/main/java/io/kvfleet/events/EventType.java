@@ -11,18 +11,18 @@ import java.util.stream.Collectors;
  * renaming a class must not change the log.
  */
 public enum EventType {
-  PEER_JOINED("io.kvfleet.peer.joined", 1, PeerJoined.class, Topics.PEERS),
-  PEER_HEARTBEAT("io.kvfleet.peer.heartbeat", 1, PeerHeartbeat.class, Topics.PEERS),
-  PEER_LOST("io.kvfleet.peer.lost", 1, PeerLost.class, Topics.PEERS),
-  PEER_LEFT("io.kvfleet.peer.left", 1, PeerLeft.class, Topics.PEERS),
-  REGION_REGISTERED("io.kvfleet.region.registered", 1, RegionRegistered.class, Topics.REGISTRATIONS),
+  PEER_JOINED("io.kvfleet.peer.joined", 1, PeerJoined.class, Topics.NODES),
+  PEER_HEARTBEAT("io.kvfleet.peer.heartbeat", 1, PeerHeartbeat.class, Topics.NODES),
+  PEER_LOST("io.kvfleet.peer.lost", 1, PeerLost.class, Topics.NODES),
+  PEER_LEFT("io.kvfleet.peer.left", 1, PeerLeft.class, Topics.NODES),
+  REGION_REGISTERED("io.kvfleet.region.registered", 1, RegionRegistered.class, Topics.NODES),
   REGISTRATION_FAILED(
-      "io.kvfleet.region.registration_failed", 1, RegistrationFailed.class, Topics.REGISTRATIONS),
-  REGION_SKIPPED("io.kvfleet.region.skipped", 1, RegionSkipped.class, Topics.REGISTRATIONS),
+      "io.kvfleet.region.registration_failed", 1, RegistrationFailed.class, Topics.NODES),
+  REGION_SKIPPED("io.kvfleet.region.skipped", 1, RegionSkipped.class, Topics.NODES),
   REGION_DEREGISTERED(
-      "io.kvfleet.region.deregistered", 1, RegionDeregistered.class, Topics.REGISTRATIONS),
+      "io.kvfleet.region.deregistered", 1, RegionDeregistered.class, Topics.NODES),
   REGISTRATION_DECISION(
-      "io.kvfleet.region.decision", 1, RegistrationDecision.class, Topics.REGISTRATIONS),
+      "io.kvfleet.region.decision", 1, RegistrationDecision.class, Topics.NODES),
   TRANSFER_REQUESTED("io.kvfleet.transfer.requested", 1, TransferRequested.class, Topics.TRANSFERS),
   TRANSFER_REJECTED("io.kvfleet.transfer.rejected", 1, TransferRejected.class, Topics.TRANSFERS),
   TRANSFER_DISPATCHED(

@@ -3,18 +3,21 @@ package io.kvfleet.events;
 import java.util.List;
 
 /**
- * Topic and key conventions, in one place. Peer and registration events are keyed by node;
- * transfer events by source node, so each node's events stay ordered within a partition.
+ * Topic and key conventions, in one place. A node's own life (join, heartbeats, registrations,
+ * loss, departure) is one topic keyed by node, so Kafka keeps each node's events in order: a
+ * registration is never read before the join of its epoch. Transfer events are keyed by source
+ * node, so each node's transfers stay ordered too.
  */
 public final class Topics {
   private Topics() {}
 
-  public static final String PEERS = "kvfleet.peers";
-  public static final String REGISTRATIONS = "kvfleet.registrations";
+  /** Peer and region events, keyed by node. */
+  public static final String NODES = "kvfleet.nodes";
+  /** Transfer events, keyed by source node. */
   public static final String TRANSFERS = "kvfleet.transfers";
 
   /** Every fleet topic, in the order a replay reads them. */
-  public static final List<String> ALL = List.of(PEERS, REGISTRATIONS, TRANSFERS);
+  public static final List<String> ALL = List.of(NODES, TRANSFERS);
 
   /** The record content type of CloudEvents structured mode. */
   public static final String CONTENT_TYPE = "application/cloudevents+json";
@@ -32,13 +35,17 @@ public final class Topics {
     return event.nodeId();
   }
 
+  /** The topic an envelope is written to. */
+  public static String topicOf(Envelope envelope) {
+    return topicOf(envelope.data());
+  }
+
+  /** The Kafka record key of an envelope. */
+  public static String keyOf(Envelope envelope) {
+    return keyOf(envelope.data());
+  }
+
   private static String topicOfWireType(String wireType) {
-    if (wireType.startsWith("io.kvfleet.transfer.")) {
-      return TRANSFERS;
-    }
-    if (wireType.startsWith("io.kvfleet.region.")) {
-      return REGISTRATIONS;
-    }
-    return PEERS;
+    return wireType.startsWith("io.kvfleet.transfer.") ? TRANSFERS : NODES;
   }
 }

@@ -18,6 +18,8 @@ final class LogFile {
           : Path.of(System.getProperty("java.io.tmpdir"), "kvfleet-" + ProcessHandle.current().pid() + ".log").toString();
       System.setProperty(PROPERTY, file);
     }
+    // Our own stop closes the brokers; Log4j must keep logging while they shut down.
+    System.setProperty("log4j2.shutdownHookEnabled", "false");
     System.setProperty("vertx.logger-delegate-factory-class-name", "io.vertx.core.logging.SLF4JLogDelegateFactory");
   }
 

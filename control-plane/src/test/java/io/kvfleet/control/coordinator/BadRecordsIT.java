@@ -48,11 +48,11 @@ class BadRecordsIT {
   void malformedUnknownAndFutureRecordsAreCountedAndConsumptionGoesOn() throws Exception {
     var joined = Samples.envelope(Samples.of(EventType.PEER_JOINED));
     try (var raw = new RawRecords(kafka.bootstrapServers())) {
-      raw.send(Topics.PEERS, "prefill-0", "{not json at all");
-      raw.send(Topics.PEERS, "prefill-0", new byte[] {0, 1, 2, (byte) 0xff});
-      raw.send(Topics.PEERS, "prefill-0", RawRecords.rewritten(joined,
+      raw.send(Topics.NODES, "prefill-0", "{not json at all");
+      raw.send(Topics.NODES, "prefill-0", new byte[] {0, 1, 2, (byte) 0xff});
+      raw.send(Topics.NODES, "prefill-0", RawRecords.rewritten(joined,
           Map.of("type", "io.kvfleet.peer.teleported", "id", "future-1", "sequence", 1)));
-      raw.send(Topics.PEERS, "prefill-0", RawRecords.rewritten(joined,
+      raw.send(Topics.NODES, "prefill-0", RawRecords.rewritten(joined,
           Map.of("schemaversion", 99, "id", "future-2", "sequence", 2)));
     }
     var clock = Clock.systemUTC();

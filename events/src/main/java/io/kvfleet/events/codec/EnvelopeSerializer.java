@@ -1,0 +1,46 @@
+package io.kvfleet.events.codec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.Topics;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Kafka value serializer: one CloudEvents structured-mode document per record, marked with the
+ * {@code content-type: application/cloudevents+json} header (the CloudEvents Kafka binding).
+ */
+public final class EnvelopeSerializer implements Serializer<Envelope> {
+  /** The record header that names the structured-mode content type. */
+  public static final String CONTENT_TYPE_HEADER = "content-type";
+
+  private static final byte[] CONTENT_TYPE = Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8);
+
+  private final EventCodec codec;
+
+  /** A serializer with its own codec, for Kafka's no-argument instantiation. */
+  public EnvelopeSerializer() {
+    this(new EventCodec());
+  }
+
+  /** A serializer sharing {@code codec}. */
+  public EnvelopeSerializer(EventCodec codec) {
+    this.codec = requireNonNull(codec, "codec must not be null");
+  }
+
+  @Override
+  public byte[] serialize(String topic, Envelope envelope) {
+    return envelope == null ? null : codec.encode(envelope);
+  }
+
+  @Override
+  public byte[] serialize(String topic, Headers headers, Envelope envelope) {
+    if (envelope != null && headers != null) {
+      headers.remove(CONTENT_TYPE_HEADER);
+      headers.add(CONTENT_TYPE_HEADER, CONTENT_TYPE.clone());
+    }
+    return serialize(topic, envelope);
+  }
+}

@@ -1,0 +1,22 @@
+package io.kvfleet.events.state;
+
+import io.kvfleet.events.Envelope;
+import java.time.Instant;
+import java.util.List;
+
+/** The envelope being folded, and where its violations go. */
+record Applying(Envelope envelope, List<Violation> violations) {
+
+  /** The only clock of the fold: the envelope's time. */
+  Instant time() {
+    return envelope.time();
+  }
+
+  String eventId() {
+    return envelope.id();
+  }
+
+  void violation(String message) {
+    violations.add(new Violation(envelope.id(), envelope.type(), message));
+  }
+}

@@ -1,0 +1,29 @@
+package io.kvfleet.events.state;
+
+/**
+ * A summary of fleet state, for dashboards and checks.
+ *
+ * @param applied envelopes folded, duplicates included
+ * @param missingSequences sequence numbers missing across all producers
+ * @param duplicateSequences envelopes skipped as already seen
+ */
+public record Counts(
+    long applied,
+    int peers,
+    int alivePeers,
+    int liveRegions,
+    int staleRegions,
+    int staleRegistrations,
+    int registrationFailures,
+    int skippedRegions,
+    int decisions,
+    int transfers,
+    int inFlight,
+    int completed,
+    int failed,
+    int rejected,
+    int timedOut,
+    long opaque,
+    long missingSequences,
+    long duplicateSequences,
+    int violations) {}

@@ -1,0 +1,227 @@
+package io.kvfleet.events.state;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegionDeregistered;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.RegistrationDecision;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The fleet as a fold of its event log. {@link #apply} is the only mutator; it does no I/O, reads
+ * no clock (time comes from envelopes only) and never throws on log content: an event that breaks
+ * an invariant is recorded as a {@link Violation} and otherwise handled as sensibly as it can be.
+ *
+ * <p>Not thread-safe by design: one thread owns an instance (the coordinator's event loop, or a
+ * replay), so there are no locks. Hand results to other threads as the immutable views it returns.
+ */
+public final class FleetState {
+  private final Peers peers = new Peers();
+  private final Regions regions = new Regions();
+  private final Transfers transfers = new Transfers();
+  private final Sequences sequences = new Sequences();
+  private final List<RegionSkipped> skipped = new ArrayList<>();
+  private final List<RegistrationDecision> decisions = new ArrayList<>();
+  private final SortedMap<String, Long> opaqueByType = new TreeMap<>();
+  private final List<Violation> violations = new ArrayList<>();
+  private long applied;
+
+  /** The state after folding {@code log} in order into an empty fleet. */
+  public static FleetState fold(Iterable<Envelope> log) {
+    var state = new FleetState();
+    log.forEach(state::apply);
+    return state;
+  }
+
+  /** Folds one envelope; an envelope whose sequence number was seen before is counted, not folded. */
+  public void apply(Envelope envelope) {
+    requireNonNull(envelope, "envelope must not be null");
+    applied++;
+    if (!sequences.record(envelope.producer(), envelope.epoch(), envelope.sequence())) {
+      return;
+    }
+    var at = new Applying(envelope, violations);
+    switch (envelope.data()) {
+      case PeerJoined e -> {
+        if (peers.joined(e, at)) {
+          regions.rejoined(e.nodeId(), e.epoch());
+        }
+      }
+      case PeerHeartbeat e -> peers.heartbeat(e, at);
+      case PeerLost e -> peers.lost(e, at);
+      case PeerLeft e -> peers.left(e, at);
+      case RegionRegistered e -> regions.registered(e, peers.currentEpoch(e.nodeId()), at);
+      case RegistrationFailed e -> regions.failed(e, peers.currentEpoch(e.nodeId()), at);
+      case RegionDeregistered e -> regions.deregistered(e, peers.currentEpoch(e.nodeId()), at);
+      case RegionSkipped e -> skipped.add(e);
+      case RegistrationDecision e -> decisions.add(e);
+      case TransferRequested e -> transfers.requested(e, at);
+      case TransferDispatched e -> transfers.dispatched(e.transferId(), at);
+      case TransferRejected e -> transfers.rejected(e.transferId(), e.reason(), e.detail(), at);
+      case TransferCompleted e -> transfers.completed(e, at);
+      case TransferFailed e ->
+          transfers.ended(e.transferId(), TransferStatus.FAILED, e.reason(), e.detail(), at);
+      case TransferTimedOut e ->
+          transfers.ended(e.transferId(), TransferStatus.TIMED_OUT, ReasonCodes.DEADLINE_PASSED, "", at);
+      case OpaqueEvent e -> opaqueByType.merge(e.wireType(), 1L, Long::sum);
+    }
+  }
+
+  /** The current incarnation of a node, if it ever joined. */
+  public Optional<PeerView> peer(String nodeId) {
+    return peers.peer(nodeId);
+  }
+
+  /** Every node that ever joined, by node id. */
+  public List<PeerView> peers() {
+    return peers.all();
+  }
+
+  /** Whether {@code epoch} is the node's current incarnation and it is neither lost nor gone. */
+  public boolean isAlive(String nodeId, long epoch) {
+    return peers.isAlive(nodeId, epoch);
+  }
+
+  /** Whether {@code epoch} is older than the node's current incarnation. */
+  public boolean isStaleEpoch(String nodeId, long epoch) {
+    return epoch < peers.currentEpoch(nodeId);
+  }
+
+  /**
+   * The region if at least one backend holds it registered at the node's current epoch; whether
+   * the node is alive is {@link #isAlive}'s question.
+   */
+  public Optional<RegionView> region(String nodeId, String regionId) {
+    return regions.live(nodeId, regionId, peers.currentEpoch(nodeId));
+  }
+
+  /** Whether the region is known only from an incarnation other than the node's current one. */
+  public boolean isStale(String nodeId, String regionId) {
+    return regions.isStale(nodeId, regionId);
+  }
+
+  /** Every region view, live or not, by node and region id. */
+  public List<RegionView> regions() {
+    return regions.all();
+  }
+
+  /** Registration outcomes that named an epoch other than their node's current one, in log order. */
+  public List<StaleRegistration> staleRegistrations() {
+    return regions.staleRegistrations();
+  }
+
+  /** Every registration failure, in log order. */
+  public List<RegistrationFailed> failures() {
+    return regions.failures();
+  }
+
+  /** Registration failures counted by reason code. */
+  public SortedMap<String, Long> failuresByReason() {
+    return regions.failuresByReason();
+  }
+
+  /** Regions deliberately not registered, in log order. */
+  public List<RegionSkipped> skipped() {
+    return List.copyOf(skipped);
+  }
+
+  /** Registration policy decisions, in log order. */
+  public List<RegistrationDecision> decisions() {
+    return List.copyOf(decisions);
+  }
+
+  /** A transfer, if it was requested. */
+  public Optional<TransferView> transfer(String transferId) {
+    return transfers.transfer(transferId);
+  }
+
+  /** Every requested transfer, by id. */
+  public List<TransferView> transfers() {
+    return transfers.all();
+  }
+
+  /** Transfers requested or dispatched and not yet ended, by id. */
+  public List<TransferView> inFlightTransfers() {
+    return transfers.inFlight();
+  }
+
+  /** In-flight transfers that read from or write to {@code nodeId}, by id. */
+  public List<TransferView> inFlightTouching(String nodeId) {
+    return transfers.inFlight().stream().filter(t -> t.touches(nodeId)).toList();
+  }
+
+  /** Sequence bookkeeping per producer incarnation. */
+  public List<SequenceView> sequences() {
+    return sequences.views();
+  }
+
+  /** Events this build could not read, counted by wire type. */
+  public SortedMap<String, Long> opaqueByType() {
+    return new TreeMap<>(opaqueByType);
+  }
+
+  /** Invariant breaks, in log order. */
+  public List<Violation> violations() {
+    return List.copyOf(violations);
+  }
+
+  /** Envelopes folded so far, duplicates included. */
+  public long appliedCount() {
+    return applied;
+  }
+
+  /** A summary of the state. */
+  public Counts counts() {
+    List<SequenceView> seen = sequences.views();
+    return new Counts(
+        applied,
+        peers.all().size(),
+        peers.aliveCount(),
+        regions.count(RegionStatus.LIVE),
+        regions.count(RegionStatus.STALE),
+        regions.staleRegistrations().size(),
+        regions.failures().size(),
+        skipped.size(),
+        decisions.size(),
+        transfers.all().size(),
+        transfers.inFlight().size(),
+        transfers.count(TransferStatus.COMPLETED),
+        transfers.count(TransferStatus.FAILED),
+        transfers.count(TransferStatus.REJECTED),
+        transfers.count(TransferStatus.TIMED_OUT),
+        opaqueByType.values().stream().mapToLong(Long::longValue).sum(),
+        seen.stream().mapToLong(SequenceView::missing).sum(),
+        seen.stream().mapToLong(SequenceView::duplicates).sum(),
+        violations.size());
+  }
+
+  /**
+   * Hex SHA-256 of a canonical serialization of all state: the same log gives the same hash in
+   * every JVM, whatever the iteration order of any map.
+   */
+  public String hash() {
+    return Canonical.sha256(
+        List.of(
+            applied, peers.hashPart(), regions.hashParts(), transfers.hashPart(),
+            sequences.hashPart(), skipped, decisions, opaqueByType, violations));
+  }
+}

@@ -1,0 +1,117 @@
+package io.kvfleet.events.state;
+
+import io.kvfleet.events.RegionDeregistered;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.RegistrationFailed;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** The region part of the fold: live and stale regions and every registration failure. */
+final class Regions {
+  private final SortedMap<RegionKey, RegionView> views = new TreeMap<>();
+  private final List<StaleRegistration> staleRegistrations = new ArrayList<>();
+  private final Set<RegionKey> staleKeys = new HashSet<>(); // an index of staleRegistrations
+  private final List<RegistrationFailed> failures = new ArrayList<>();
+  private final SortedMap<String, Long> failuresByReason = new TreeMap<>();
+
+  void registered(RegionRegistered e, long currentEpoch, Applying at) {
+    var key = new RegionKey(e.nodeId(), e.region().regionId());
+    if (e.epoch() != currentEpoch) {
+      stale(key, e.backend(), e.epoch(), currentEpoch, at);
+      return;
+    }
+    RegionView view = atEpoch(key, e.epoch(), e.region());
+    if (view.remoteKeys().isEmpty()) {
+      view = view.withSpec(e.region());
+    } else if (!view.spec().equals(e.region())) {
+      at.violation(
+          "region " + key + " registered by " + e.backend()
+              + " with a spec that differs from the one registered before; the first is kept");
+    }
+    views.put(key, view.withRemoteKey(e.backend(), e.remoteKey()));
+  }
+
+  void failed(RegistrationFailed e, long currentEpoch, Applying at) {
+    failures.add(e);
+    failuresByReason.merge(e.reason(), 1L, Long::sum);
+    var key = new RegionKey(e.nodeId(), e.region().regionId());
+    if (e.epoch() != currentEpoch) {
+      stale(key, e.backend(), e.epoch(), currentEpoch, at);
+      return;
+    }
+    views.put(key, atEpoch(key, e.epoch(), e.region()).withFailure(e.backend(), e.reason()));
+  }
+
+  void deregistered(RegionDeregistered e, long currentEpoch, Applying at) {
+    if (e.epoch() != currentEpoch) {
+      return; // the regions of another incarnation are stale already
+    }
+    var key = new RegionKey(e.nodeId(), e.regionId());
+    RegionView view = views.get(key);
+    if (view == null || view.epoch() != e.epoch() || !view.remoteKeys().containsKey(e.backend())) {
+      at.violation(
+          "region " + key + " released by " + e.backend()
+              + ", which had not registered it at epoch " + e.epoch());
+      return;
+    }
+    views.put(key, view.withoutRemoteKey(e.backend()));
+  }
+
+  /** A node's new incarnation voids every region of its older ones. */
+  void rejoined(String nodeId, long epoch) {
+    views.replaceAll((key, view) -> key.nodeId().equals(nodeId) && view.epoch() < epoch ? view.stale() : view);
+  }
+
+  private RegionView atEpoch(RegionKey key, long epoch, RegionSpec spec) {
+    RegionView view = views.get(key);
+    return view != null && view.epoch() == epoch ? view : RegionView.empty(key.nodeId(), epoch, spec);
+  }
+
+  private void stale(RegionKey key, String backend, long epoch, long currentEpoch, Applying at) {
+    staleRegistrations.add(
+        new StaleRegistration(at.eventId(), key.nodeId(), key.regionId(), backend, epoch, currentEpoch));
+    staleKeys.add(key);
+  }
+
+  Optional<RegionView> live(String nodeId, String regionId, long currentEpoch) {
+    RegionView view = views.get(new RegionKey(nodeId, regionId));
+    return Optional.ofNullable(view)
+        .filter(v -> v.status() == RegionStatus.LIVE && v.epoch() == currentEpoch);
+  }
+
+  boolean isStale(String nodeId, String regionId) {
+    var key = new RegionKey(nodeId, regionId);
+    RegionView view = views.get(key);
+    return view == null ? staleKeys.contains(key) : view.status() == RegionStatus.STALE;
+  }
+
+  List<RegionView> all() {
+    return List.copyOf(views.values());
+  }
+
+  int count(RegionStatus status) {
+    return (int) views.values().stream().filter(v -> v.status() == status).count();
+  }
+
+  List<StaleRegistration> staleRegistrations() {
+    return List.copyOf(staleRegistrations);
+  }
+
+  List<RegistrationFailed> failures() {
+    return List.copyOf(failures);
+  }
+
+  SortedMap<String, Long> failuresByReason() {
+    return new TreeMap<>(failuresByReason);
+  }
+
+  List<Object> hashParts() {
+    return List.of(views, staleRegistrations, failures, failuresByReason);
+  }
+}

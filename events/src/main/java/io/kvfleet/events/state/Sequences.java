@@ -1,0 +1,75 @@
+package io.kvfleet.events.state;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The sequence numbers seen per producer incarnation, as runs of consecutive numbers, so gaps and
+ * duplicates are found whatever order the topics interleave in.
+ */
+final class Sequences {
+  /** One producer incarnation. */
+  record Producer(String producer, long epoch) implements Comparable<Producer> {
+    @Override
+    public int compareTo(Producer other) {
+      int byName = producer.compareTo(other.producer);
+      return byName != 0 ? byName : Long.compare(epoch, other.epoch);
+    }
+  }
+
+  /** Consecutive sequence numbers {@code first..last}, both included. */
+  record Run(long first, long last) {}
+
+  /** What is known of one producer incarnation: its runs and how many duplicates came. */
+  record Seen(List<Run> runs, long duplicates) {}
+
+  private final SortedMap<Producer, TreeMap<Long, Long>> runs = new TreeMap<>();
+  private final SortedMap<Producer, Long> duplicates = new TreeMap<>();
+
+  /** Records a sequence number; false when it was seen before. */
+  boolean record(String producer, long epoch, long sequence) {
+    var key = new Producer(producer, epoch);
+    TreeMap<Long, Long> seen = runs.computeIfAbsent(key, k -> new TreeMap<>());
+    Map.Entry<Long, Long> below = seen.floorEntry(sequence);
+    if (below != null && below.getValue() >= sequence) {
+      duplicates.merge(key, 1L, Long::sum);
+      return false;
+    }
+    long first = below != null && below.getValue() == sequence - 1 ? below.getKey() : sequence;
+    long last = sequence;
+    Long after = seen.get(sequence + 1);
+    if (after != null) {
+      seen.remove(sequence + 1);
+      last = after;
+    }
+    seen.put(first, last);
+    return true;
+  }
+
+  List<SequenceView> views() {
+    return runs.entrySet().stream().map(e -> view(e.getKey(), e.getValue())).toList();
+  }
+
+  private SequenceView view(Producer key, TreeMap<Long, Long> seen) {
+    long lowest = seen.firstKey();
+    long highest = seen.lastEntry().getValue();
+    long present = seen.entrySet().stream().mapToLong(r -> r.getValue() - r.getKey() + 1).sum();
+    return new SequenceView(
+        key.producer(), key.epoch(), lowest, highest, highest - lowest + 1 - present,
+        duplicates.getOrDefault(key, 0L));
+  }
+
+  Object hashPart() {
+    var parts = new TreeMap<Producer, Seen>();
+    runs.forEach(
+        (key, seen) ->
+            parts.put(
+                key,
+                new Seen(
+                    seen.entrySet().stream().map(r -> new Run(r.getKey(), r.getValue())).toList(),
+                    duplicates.getOrDefault(key, 0L))));
+    return parts;
+  }
+}

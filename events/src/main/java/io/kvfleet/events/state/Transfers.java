@@ -1,0 +1,104 @@
+package io.kvfleet.events.state;
+
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferRequested;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** The transfer part of the fold: each transfer from request to its one terminal event. */
+final class Transfers {
+  private final SortedMap<String, TransferView> views = new TreeMap<>();
+
+  void requested(TransferRequested e, Applying at) {
+    if (views.containsKey(e.transferId())) {
+      at.violation("transfer " + e.transferId() + " requested again; the first request is kept");
+      return;
+    }
+    views.put(e.transferId(), TransferView.requested(e, at.time()));
+  }
+
+  void dispatched(String transferId, Applying at) {
+    requested(transferId, "dispatched", at)
+        .ifPresent(
+            view -> {
+              switch (view.status()) {
+                case REQUESTED -> views.put(transferId, view.dispatched(at.time()));
+                case DISPATCHED -> at.violation("transfer " + transferId + " dispatched twice");
+                case COMPLETED, FAILED, REJECTED, TIMED_OUT ->
+                    at.violation(
+                        "transfer " + transferId + " dispatched after it ended as " + view.status());
+              }
+            });
+  }
+
+  void completed(TransferCompleted e, Applying at) {
+    TransferView view = requested(e.transferId(), "completed", at).orElse(null);
+    if (view == null || !end(view, TransferStatus.COMPLETED, "", e.path(), e.bytes(), at)) {
+      return;
+    }
+    if (e.bytes() != view.request().totalBytes()) {
+      at.violation(
+          "transfer " + e.transferId() + " completed with " + e.bytes() + " bytes but requested "
+              + view.request().totalBytes());
+    }
+  }
+
+  void rejected(String transferId, String reason, String detail, Applying at) {
+    TransferView view = requested(transferId, "rejected", at).orElse(null);
+    if (view == null || !end(view, TransferStatus.REJECTED, reason, detail, 0, at)) {
+      return;
+    }
+    if (view.status() == TransferStatus.DISPATCHED) {
+      at.violation("transfer " + transferId + " rejected after it was dispatched");
+    }
+  }
+
+  void ended(String transferId, TransferStatus status, String reason, String detail, Applying at) {
+    requested(transferId, status.name().toLowerCase(Locale.ROOT), at)
+        .ifPresent(view -> end(view, status, reason, detail, 0, at));
+  }
+
+  /** Ends the transfer unless it ended before (which is a violation); whether it ended now. */
+  private boolean end(
+      TransferView view, TransferStatus status, String reason, String detail, long bytes, Applying at) {
+    if (view.status().isTerminal()) {
+      at.violation(
+          "transfer " + view.transferId() + " ended again as " + status + " after "
+              + view.status() + "; the first end is kept");
+      return false;
+    }
+    views.put(view.transferId(), view.ended(status, reason, detail, bytes, at.time()));
+    return true;
+  }
+
+  private Optional<TransferView> requested(String transferId, String what, Applying at) {
+    TransferView view = views.get(transferId);
+    if (view == null) {
+      at.violation("transfer " + transferId + " " + what + " before it was requested");
+    }
+    return Optional.ofNullable(view);
+  }
+
+  Optional<TransferView> transfer(String transferId) {
+    return Optional.ofNullable(views.get(transferId));
+  }
+
+  List<TransferView> all() {
+    return List.copyOf(views.values());
+  }
+
+  List<TransferView> inFlight() {
+    return views.values().stream().filter(v -> !v.status().isTerminal()).toList();
+  }
+
+  int count(TransferStatus status) {
+    return (int) views.values().stream().filter(v -> v.status() == status).count();
+  }
+
+  Object hashPart() {
+    return views;
+  }
+}

@@ -1,0 +1,79 @@
+package io.kvfleet.events.state;
+
+import static io.kvfleet.events.state.PeerFoldTest.joined;
+import static io.kvfleet.events.state.RegionFoldTest.registered;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.EventType;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.Samples;
+import io.kvfleet.events.TransferDispatched;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FleetStateHashTest {
+
+  /** A log touching every part of the state. */
+  private static List<Envelope> fleet() {
+    var log = new Log().append("p0", 1, joined("p0", 1)).append("d0", 1, joined("d0", 1));
+    for (EventType type : EventType.values()) {
+      log.append("prefill-0", 3, Samples.of(type));
+    }
+    return log.append("p0", 1, registered("p0", 1, "kv-0", "ucx"))
+        .append("d0", 1, new PeerHeartbeat("d0", 1, 3_000))
+        .append("router", 1, Samples.request("t9", "p0", 1, "d0", 1))
+        .append("router", 1, new OpaqueEvent("p0", "", "io.kvfleet.peer.migrated", 1, "{}"))
+        .append("coordinator", 1, new TransferDispatched("t9", "p0", "c0"))
+        .redeliver(3)
+        .envelopes();
+  }
+
+  @Test
+  void pinsTheHashOfAKnownLogSoItStaysTheSameAcrossRunsAndBuilds() {
+    // Changing what state keeps, or how it is serialized, changes this value: update it on purpose.
+    assertThat(FleetState.fold(fleet()).hash())
+        .isEqualTo("1de7d67bab5f5c39b9925590ed13661a6c21460a935983fe378f73880549dde1");
+  }
+
+  @Test
+  void givesTheSameHashForTheSameLogInTwoIndependentFolds() {
+    FleetState first = FleetState.fold(fleet());
+    FleetState second = new FleetState();
+    fleet().forEach(second::apply);
+
+    assertThat(second.hash()).isEqualTo(first.hash()).hasSize(64).matches("[0-9a-f]{64}");
+  }
+
+  @Test
+  void doesNotDependOnHowIndependentNodesInterleave() {
+    List<Envelope> nodeA = new ArrayList<>();
+    List<Envelope> nodeB = new ArrayList<>();
+    for (Envelope e : new Log().append("a", 1, joined("a", 1)).append("b", 1, joined("b", 1))
+        .append("a", 1, registered("a", 1, "kv-0", "ucx")).append("b", 1, registered("b", 1, "kv-0", "ucx"))
+        .envelopes()) {
+      (e.producer().equals("a") ? nodeA : nodeB).add(e);
+    }
+    List<Envelope> aThenB = new ArrayList<>(nodeA);
+    aThenB.addAll(nodeB);
+    List<Envelope> bThenA = new ArrayList<>(nodeB);
+    bThenA.addAll(nodeA);
+
+    assertThat(FleetState.fold(aThenB).hash()).isEqualTo(FleetState.fold(bThenA).hash());
+  }
+
+  @Test
+  void changesWhenTheStateChanges() {
+    List<Envelope> log = fleet();
+    var more = new ArrayList<>(log);
+    more.add(new Log().append("d0", 1, 99, new PeerHeartbeat("d0", 1, 4_000)).last());
+
+    String hash = FleetState.fold(log).hash();
+
+    assertThat(FleetState.fold(more).hash()).isNotEqualTo(hash);
+    assertThat(FleetState.fold(log.subList(0, log.size() - 1)).hash()).isNotEqualTo(hash);
+    assertThat(new FleetState().hash()).isNotEqualTo(hash);
+  }
+}
