@@ -34,4 +34,5 @@ public final class ReasonCodes {
   // Liveness.
   public static final String LEASE_EXPIRED = "LEASE_EXPIRED";
   public static final String SHUTDOWN = "SHUTDOWN";
+  public static final String REGISTRATION_FAILED = "REGISTRATION_FAILED";
 }

@@ -2,7 +2,6 @@ package io.kvfleet.control.agent;
 
 import static java.util.Objects.requireNonNull;
 
-import io.kvfleet.events.RegionSpec;
 import java.time.Duration;
 import java.util.List;
 
@@ -10,15 +9,22 @@ import java.util.List;
  * How one node agent runs.
  *
  * @param epoch this incarnation's epoch: greater than any earlier incarnation's
- * @param regions buffers to register at start, in order
+ * @param components buffers to register at start, component by component, in order
+ * @param policy what to do when a component cannot be registered
  * @param heartbeat how often to heartbeat; the lease promised is three heartbeats
  */
 public record AgentConfig(
-    String nodeId, long epoch, String host, List<RegionSpec> regions, Duration heartbeat) {
+    String nodeId,
+    long epoch,
+    String host,
+    List<Component> components,
+    RegistrationPolicy policy,
+    Duration heartbeat) {
   public AgentConfig {
     requireNonNull(nodeId, "nodeId must not be null");
     requireNonNull(host, "host must not be null");
-    regions = List.copyOf(requireNonNull(regions, "regions must not be null"));
+    components = List.copyOf(requireNonNull(components, "components must not be null"));
+    requireNonNull(policy, "policy must not be null");
     requireNonNull(heartbeat, "heartbeat must not be null");
   }
 

@@ -7,6 +7,7 @@ import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.TransferFailed;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -52,19 +53,43 @@ public final class NodeAgent extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(heartbeatTimer);
-    return publish(new PeerLeft(config.nodeId(), config.epoch(), ReasonCodes.SHUTDOWN), config.nodeId());
+    return leave(ReasonCodes.SHUTDOWN);
   }
 
+  private Future<Void> leave(String reason) {
+    return publish(new PeerLeft(config.nodeId(), config.epoch(), reason), config.nodeId());
+  }
+
+  /**
+   * Registers every component's buffers and publishes one outcome per region and backend, then
+   * the policy's decision for any component that did not register. Under {@code FAIL_NODE} a
+   * failed component fails the start, after the diagnosis is on record.
+   */
   private Future<Void> registerRegions() {
     String batch = config.nodeId() + "@" + config.epoch() + "/start";
-    return vertx.executeBlocking(() -> {
+    return vertx.executeBlocking(this::registerAll)
+        .compose(outcomes -> Future.all(outcomes.stream().map(e -> publish(e, batch)).toList())
+            .map(outcomes))
+        .compose(outcomes -> {
+          boolean stop = config.policy().stopsNode()
+              && outcomes.stream().anyMatch(e -> e instanceof RegistrationDecision);
+          return stop ? leave(ReasonCodes.REGISTRATION_FAILED).compose(v -> Future.failedFuture(
+              config.nodeId() + " stops: a component failed to register under policy FAIL_NODE"))
+              : Future.succeededFuture();
+        });
+  }
+
+  private List<FleetEvent> registerAll() {
+    List<FleetEvent> all = new ArrayList<>();
+    for (Component component : config.components()) {
       List<FleetEvent> outcomes = new ArrayList<>();
-      for (var region : config.regions()) {
+      for (var region : component.regions()) {
         outcomes.addAll(dataPlane.register(config.nodeId(), config.epoch(), region));
       }
-      return outcomes;
-    }).compose(outcomes -> Future.all(outcomes.stream().map(e -> publish(e, batch)).toList()))
-        .mapEmpty();
+      all.addAll(outcomes);
+      config.policy().decide(config.nodeId(), config.epoch(), component, outcomes).ifPresent(all::add);
+    }
+    return all;
   }
 
   private void heartbeat() {

@@ -1,37 +1,61 @@
 package io.kvfleet.control.demo;
 
+import io.kvfleet.control.agent.Component;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
-import io.kvfleet.events.RegionSpec;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The buffers a demo inference worker hands its node agent: a paged KV cache, an aux buffer and a
- * zero-length entry (recorded as skipped, as sglang's null entries are), all host memory it owns.
+ * The buffers a demo inference worker hands its node agent, shaped as sglang hands them: a paged
+ * KV cache, aux buffers with a zero-length entry (recorded as skipped, not dropped) and, for a
+ * hybrid model, state tensors requested as VRAM.
+ *
+ * <p>Without a GPU the state tensors' addresses are host memory standing in for device pointers:
+ * what the demo shows there is the diagnosed refusal, which every backend gives before it touches
+ * the pointer.
  */
 final class DemoBuffers implements AutoCloseable {
   static final long PAGE = 16 * 1024;
   static final int PAGES = 1024;
-  static final String KV = "kv-0";
+  static final String KV = "kv_data-0";
+  static final int STATE_TENSORS = 4;
+  static final long STATE_ITEM = 8 * 1024;
 
   private final Arena arena = Arena.ofShared();
   private final MemorySegment kv;
-  private final List<RegionSpec> regions = new ArrayList<>();
+  private final List<Component> components = new ArrayList<>();
 
-  DemoBuffers(byte fill) {
+  DemoBuffers(byte fill, boolean hybrid) {
     kv = arena.allocate(PAGE * PAGES, 4096);
     kv.fill(fill);
     var aux = arena.allocate(64 * 1024, 4096);
-    regions.add(new RegionSpec(KV, RegionKind.KV, MemoryType.DRAM, -1, kv.address(), kv.byteSize(), PAGE, "kv_data", 0));
-    regions.add(new RegionSpec("aux-0", RegionKind.AUX, MemoryType.DRAM, -1, aux.address(), aux.byteSize(), 0, "aux_data", 0));
-    regions.add(new RegionSpec("aux-1", RegionKind.AUX, MemoryType.DRAM, -1, 0, 0, 0, "aux_data", 1));
+    components.add(new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1,
+        List.of(kv.address()), List.of(kv.byteSize()), List.of(PAGE)));
+    components.add(new Component("aux_data", RegionKind.AUX, MemoryType.DRAM, -1,
+        List.of(aux.address(), 0L), List.of(aux.byteSize(), 0L), List.of()));
+    if (hybrid) {
+      components.add(stateTensors());
+    }
   }
 
-  List<RegionSpec> regions() {
-    return regions;
+  private Component stateTensors() {
+    List<Long> addresses = new ArrayList<>();
+    List<Long> lengths = new ArrayList<>();
+    List<Long> items = new ArrayList<>();
+    for (int i = 0; i < STATE_TENSORS; i++) {
+      boolean empty = i == STATE_TENSORS - 1; // sglang passes a null entry for layers without state
+      addresses.add(empty ? 0L : arena.allocate(64 * STATE_ITEM, 4096).address());
+      lengths.add(empty ? 0L : 64 * STATE_ITEM);
+      items.add(STATE_ITEM);
+    }
+    return new Component("state_data", RegionKind.STATE, MemoryType.VRAM, 0, addresses, lengths, items);
+  }
+
+  List<Component> components() {
+    return components;
   }
 
   /** The KV page {@code index} as memory. */

@@ -4,6 +4,7 @@ import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.agent.DataPlane;
 import io.kvfleet.control.agent.InProcessDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
+import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.vertx.core.Vertx;
@@ -36,17 +37,18 @@ public final class DemoFleet implements AutoCloseable {
     var clock = Clock.systemUTC();
     var coordinatorEvents = own(new EventPublisher(bootstrapServers, "coordinator-0", AgentConfig.newEpoch(), clock));
     await(vertx.deployVerticle(new Coordinator(bootstrapServers, coordinatorEvents, clock)));
-    long prefillEpoch = startAgent(PREFILL, (byte) 0x5a, clock);
-    long decodeEpoch = startAgent(DECODE, (byte) 0, clock);
+    long prefillEpoch = startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
+    long decodeEpoch = startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
     var router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
     var workload = new Workload(router, prefillEpoch, decodeEpoch);
     workloadTimer = vertx.setPeriodic(Math.max(1, 1000 / rate), t -> workload.next());
   }
 
-  private long startAgent(String nodeId, byte fill, Clock clock) throws Exception {
-    var buffers = own(new DemoBuffers(fill));
+  private long startAgent(String nodeId, DemoBuffers buffers, Clock clock) throws Exception {
+    own(buffers);
     long epoch = AgentConfig.newEpoch();
-    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers.regions(), Duration.ofSeconds(1));
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers.components(),
+        RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1));
     DataPlane dataPlane = own(new InProcessDataPlane());
     var events = own(new EventPublisher(bootstrapServers, nodeId, epoch, clock));
     agentDeployments.add(await(vertx.deployVerticle(new NodeAgent(config, dataPlane, events))));

@@ -1,0 +1,54 @@
+package io.kvfleet.control.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.RegionSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A group of buffers as an inference worker hands them over, shaped like sglang's
+ * {@code kv_data_ptrs}/{@code state_data_ptrs}: parallel lists of addresses, lengths and item
+ * lengths. Entry {@code i} becomes region {@code <name>-<i>}; a zero address or length is kept (and
+ * recorded as skipped), never dropped.
+ *
+ * @param itemLengths per-entry item (page) length; empty means "not paged" for every entry
+ */
+public record Component(
+    String name,
+    RegionKind kind,
+    MemoryType memoryType,
+    int device,
+    List<Long> addresses,
+    List<Long> lengths,
+    List<Long> itemLengths) {
+  public Component {
+    requireNonNull(name, "name must not be null");
+    requireNonNull(kind, "kind must not be null");
+    requireNonNull(memoryType, "memoryType must not be null");
+    addresses = List.copyOf(requireNonNull(addresses, "addresses must not be null"));
+    lengths = List.copyOf(requireNonNull(lengths, "lengths must not be null"));
+    itemLengths = List.copyOf(requireNonNull(itemLengths, "itemLengths must not be null"));
+    if (addresses.size() != lengths.size()) {
+      throw new IllegalArgumentException(name + ": " + addresses.size() + " addresses but "
+          + lengths.size() + " lengths; the lists must be parallel");
+    }
+    if (!itemLengths.isEmpty() && itemLengths.size() != addresses.size()) {
+      throw new IllegalArgumentException(name + ": " + itemLengths.size() + " item lengths for "
+          + addresses.size() + " entries; give one per entry or none");
+    }
+  }
+
+  /** The component's entries as regions, in order. */
+  public List<RegionSpec> regions() {
+    List<RegionSpec> regions = new ArrayList<>();
+    for (int i = 0; i < addresses.size(); i++) {
+      long item = itemLengths.isEmpty() ? 0 : itemLengths.get(i);
+      regions.add(new RegionSpec(name + "-" + i, kind, memoryType, memoryType == MemoryType.VRAM ? device : -1,
+          addresses.get(i), lengths.get(i), item, name, i));
+    }
+    return regions;
+  }
+}
