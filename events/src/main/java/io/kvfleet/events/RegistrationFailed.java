@@ -9,6 +9,8 @@ import java.util.List;
  * message, what the backend can do, and what the operator should change.
  *
  * @param reason a reason code (see {@link ReasonCodes})
+ * @param detail what the backend found, with the address, size and call (e.g. "this UCX has no
+ *     CUDA memory domain; transports: tcp, sysv, posix, cma")
  * @param nativeCode the native library's status code, 0 when none applies
  * @param nativeMessage the native library's own message (e.g. the CUDA error string), may be empty
  * @param capability the backend's capabilities when it refused (memory types, transports)
@@ -20,6 +22,7 @@ public record RegistrationFailed(
     RegionSpec region,
     String backend,
     String reason,
+    String detail,
     long nativeCode,
     String nativeMessage,
     BackendCapability capability,
@@ -30,6 +33,7 @@ public record RegistrationFailed(
     requireNonNull(region, "region must not be null");
     requireNonNull(backend, "backend must not be null");
     requireNonNull(reason, "reason must not be null");
+    requireNonNull(detail, "detail must not be null (use \"\")");
     requireNonNull(nativeMessage, "nativeMessage must not be null (use \"\")");
     requireNonNull(capability, "capability must not be null");
     requireNonNull(remediation, "remediation must not be null (use \"\")");

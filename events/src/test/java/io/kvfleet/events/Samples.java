@@ -64,7 +64,8 @@ public final class Samples {
   public static RegistrationFailed stateTensorFailure(String nodeId, long epoch) {
     return new RegistrationFailed(
         nodeId, epoch, region("state-conv-3", RegionKind.STATE, 1 << 16, 0), "ucx",
-        ReasonCodes.MEMORY_TYPE_UNSUPPORTED, -4, "UCS_ERR_UNSUPPORTED", ucx(),
+        ReasonCodes.MEMORY_TYPE_UNSUPPORTED, "this UCX has no CUDA memory domain; transports: tcp, sysv",
+        -4, "UCS_ERR_UNSUPPORTED", ucx(),
         "rebuild UCX with --with-cuda or choose the FALLBACK_STAGED policy");
   }
 

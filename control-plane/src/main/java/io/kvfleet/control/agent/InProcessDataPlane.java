@@ -96,6 +96,7 @@ public final class InProcessDataPlane implements DataPlane {
 
   private static RegistrationFailed failed(
       String nodeId, long epoch, RegionSpec region, String reason, String remediation) {
-    return new RegistrationFailed(nodeId, epoch, region, BACKEND, reason, 0, "", CAPABILITY, remediation);
+    return new RegistrationFailed(nodeId, epoch, region, BACKEND, reason,
+        "the jvm data plane moves host memory within one JVM only", 0, "", CAPABILITY, remediation);
   }
 }

@@ -52,7 +52,7 @@ public final class EventLine {
           + (e.remoteKey().isEmpty() ? "" : " rkey " + abbreviate(e.remoteKey()));
       case RegistrationFailed e -> e.nodeId() + "/" + region(e.region()) + " FAILED on " + e.backend()
           + ": " + e.reason() + (e.nativeMessage().isEmpty() ? "" : " (" + e.nativeCode() + ": " + e.nativeMessage() + ")")
-          + "; transports " + e.transportsPresent() + "; fix: " + e.remediation();
+          + " - " + e.detail() + "; fix: " + e.remediation();
       case RegionSkipped e -> e.nodeId() + "/" + region(e.region()) + " skipped: " + e.reason();
       case RegionDeregistered e -> e.nodeId() + "/" + e.regionId() + " released by " + e.backend();
       case RegistrationDecision e -> e.nodeId() + " " + e.component() + " policy " + e.policy() + ": " + e.outcome();

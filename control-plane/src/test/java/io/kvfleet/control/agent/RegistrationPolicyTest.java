@@ -74,6 +74,6 @@ class RegistrationPolicyTest {
 
   private static RegistrationFailed failed(RegionSpec region, String backend, String reason) {
     var capability = new BackendCapability(backend, true, "", List.of(MemoryType.DRAM), List.of("tcp"), "");
-    return new RegistrationFailed("prefill-0", 3, region, backend, reason, 0, "", capability, "fix it");
+    return new RegistrationFailed("prefill-0", 3, region, backend, reason, "refused", 0, "", capability, "fix it");
   }
 }

@@ -23,7 +23,7 @@ class EventLineTest {
   @Test
   void registrationFailurePrintsReasonNativeDetailTransportsAndFix() {
     String line = EventLine.format(Samples.envelope(Samples.stateTensorFailure("prefill-0", 3)));
-    assertThat(line).contains("MEMORY_TYPE_UNSUPPORTED", "UCS_ERR_UNSUPPORTED", "[tcp, sysv]", "fix: rebuild UCX");
+    assertThat(line).contains("MEMORY_TYPE_UNSUPPORTED", "UCS_ERR_UNSUPPORTED", "transports: tcp, sysv", "fix: rebuild UCX");
   }
 
   @Test

@@ -96,7 +96,7 @@ final class Lifecycles {
     var host = new RegionRegistered(nodeId, epoch, spec, "host", "shm-" + nodeId + "-" + epoch + "-" + regionId);
     var refused =
         new RegistrationFailed(
-            nodeId, epoch, spec, "ucx", ReasonCodes.MEMORY_TYPE_UNSUPPORTED, -4, "UCS_ERR_UNSUPPORTED",
+            nodeId, epoch, spec, "ucx", ReasonCodes.MEMORY_TYPE_UNSUPPORTED, "no cuda md", -4, "UCS_ERR_UNSUPPORTED",
             Samples.ucx(), "rebuild UCX with CUDA");
     var decision = new RegistrationDecision(nodeId, epoch, "kv_data", "FALLBACK_STAGED", regionId + " via host");
     return switch (outcome) {

@@ -49,7 +49,7 @@ final class Noise {
           .as((n, e, r, b) -> new RegionRegistered(n, e, Samples.kv(r), b, "noise"));
       case REGISTRATION_FAILED -> Combinators.combine(nodes(), epochs(), regions(), backends())
           .as((n, e, r, b) -> new RegistrationFailed(
-              n, e, Samples.kv(r), b, ReasonCodes.BACKEND_ERROR, 1, "", Samples.host(), ""));
+              n, e, Samples.kv(r), b, ReasonCodes.BACKEND_ERROR, "noise", 1, "", Samples.host(), ""));
       case REGION_SKIPPED -> Combinators.combine(nodes(), epochs(), regions())
           .as((n, e, r) -> new RegionSkipped(n, e, Samples.kv(r), "noise"));
       case REGION_DEREGISTERED -> Combinators.combine(nodes(), epochs(), regions(), backends())
