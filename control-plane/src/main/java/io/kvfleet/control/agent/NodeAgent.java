@@ -12,6 +12,7 @@ import io.kvfleet.events.TransferFailed;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +26,8 @@ public final class NodeAgent extends VerticleBase {
   private final DataPlane dataPlane;
   private final EventPublisher publisher;
   private long heartbeatTimer = -1;
+  private MessageConsumer<String> orders;
+  private boolean crashed;
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
     this.config = config;
@@ -44,7 +47,8 @@ public final class NodeAgent extends VerticleBase {
     return publish(joined, config.nodeId())
         .compose(v -> registerRegions())
         .compose(v -> {
-          vertx.eventBus().<String>consumer(address(config.nodeId()), this::onOrder);
+          orders = vertx.eventBus().consumer(address(config.nodeId()), this::onOrder);
+          heartbeat(); // the lease starts now, not one period from now
           heartbeatTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> heartbeat());
           return Future.succeededFuture();
         });
@@ -53,7 +57,26 @@ public final class NodeAgent extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(heartbeatTimer);
-    return leave(ReasonCodes.SHUTDOWN);
+    return crashed ? Future.succeededFuture() : leave(ReasonCodes.SHUTDOWN);
+  }
+
+  /** The node this agent serves. */
+  public String nodeId() {
+    return config.nodeId();
+  }
+
+  /**
+   * Failure injection for drills and tests: the agent goes silent as a killed process would — no
+   * heartbeats, no answers to orders, no goodbye — and the fleet must notice by itself.
+   */
+  public void crash() {
+    context.runOnContext(v -> {
+      crashed = true;
+      vertx.cancelTimer(heartbeatTimer);
+      if (orders != null) {
+        orders.unregister();
+      }
+    });
   }
 
   private Future<Void> leave(String reason) {

@@ -14,6 +14,7 @@ import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.PeerView;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
 import io.vertx.core.Future;
@@ -47,6 +48,8 @@ public final class Coordinator extends VerticleBase {
   private final Set<String> decided = new HashSet<>();
   private final Set<String> lostAnnounced = new HashSet<>();
   private final Set<String> endedHere = new HashSet<>();
+  /** A node that joined but never heartbeat is given this long before it counts as lost. */
+  private static final long JOIN_GRACE_MILLIS = 10_000;
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
   private final CatchUp catchUp = new CatchUp();
@@ -132,8 +135,7 @@ public final class Coordinator extends VerticleBase {
     long now = clock.millis();
     for (var peer : state.peers()) {
       String key = peer.nodeId() + "@" + peer.epoch();
-      if (peer.status() == PeerStatus.ALIVE && peer.leaseMillis() > 0
-          && peer.leaseExpiresAt().toEpochMilli() < now && lostAnnounced.add(key)) {
+      if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && lostAnnounced.add(key)) {
         publish(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED, peer.lastHeartbeat().toEpochMilli()));
         for (TransferView t : state.inFlightTouching(peer.nodeId())) {
           endOnce(t, new TransferFailed(t.transferId(), t.request().sourceNode(), ReasonCodes.PEER_LOST, 0,
@@ -146,6 +148,12 @@ public final class Coordinator extends VerticleBase {
         endOnce(t, new TransferTimedOut(t.transferId(), t.request().sourceNode(), t.request().deadlineMillis()));
       }
     }
+  }
+
+  private static long leaseEnd(PeerView peer) {
+    return peer.leaseMillis() > 0
+        ? peer.leaseExpiresAt().toEpochMilli()
+        : peer.joinedAt().toEpochMilli() + JOIN_GRACE_MILLIS;
   }
 
   private void endOnce(TransferView transfer, FleetEvent terminal) {

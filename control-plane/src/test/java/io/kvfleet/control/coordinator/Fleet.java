@@ -1,0 +1,132 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.control.agent.AgentConfig;
+import io.kvfleet.control.agent.Component;
+import io.kvfleet.control.agent.DataPlane;
+import io.kvfleet.control.agent.NodeAgent;
+import io.kvfleet.control.agent.RegistrationPolicy;
+import io.kvfleet.control.kafka.Await;
+import io.kvfleet.control.kafka.Collected;
+import io.kvfleet.control.kafka.EmbeddedKafka;
+import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.kafka.EventTail;
+import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferOp;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.state.FleetState;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.lang.foreign.Arena;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A small real fleet for coordinator tests: an embedded broker, a Vert.x instance, coordinators
+ * and agents started and stopped at will, a router, and every event read back from Kafka.
+ */
+final class Fleet implements AutoCloseable {
+  static final long REGION = 1 << 20;
+
+  final EmbeddedKafka kafka = EmbeddedKafka.startInTempDir();
+  final Vertx vertx = Vertx.vertx();
+  final Collected log = new Collected();
+  private final Arena arena = Arena.ofShared();
+  private final List<AutoCloseable> owned = new ArrayList<>();
+  private final EventTail tail;
+  private final EventPublisher router;
+  private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
+  private int coordinators;
+
+  Fleet() {
+    FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+    tail = EventTail.start(kafka.bootstrapServers(), Topics.ALL, log::add);
+    router = own(new EventPublisher(kafka.bootstrapServers(), "router", 1, Clock.systemUTC()));
+  }
+
+  /** Deploys a new coordinator incarnation; answers its deployment id. */
+  String startCoordinator() throws Exception {
+    var events = own(new EventPublisher(kafka.bootstrapServers(), "coordinator", ++coordinators, Clock.systemUTC()));
+    return await(vertx.deployVerticle(new Coordinator(kafka.bootstrapServers(), events, Clock.systemUTC())));
+  }
+
+  /** Starts an agent with one KV region {@code kv_data-0} of 1 MiB of host memory. */
+  String startAgent(String nodeId, long epoch, DataPlane dataPlane, Duration heartbeat) throws Exception {
+    var kv = arena.allocate(REGION, 4096);
+    var component = new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1,
+        List.of(kv.address()), List.of(REGION), List.of(4096L));
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", List.of(component), RegistrationPolicy.CONTINUE_WITHOUT, heartbeat);
+    var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC()));
+    own(dataPlane);
+    var agent = new NodeAgent(config, dataPlane, events);
+    agents.put(nodeId, agent);
+    return await(vertx.deployVerticle(agent));
+  }
+
+  /** Publishes {@code event} as {@code producer} at {@code epoch}, sequence 1 (one-off writers). */
+  void publishAs(String producer, long epoch, FleetEvent event) throws Exception {
+    try (var publisher = new EventPublisher(kafka.bootstrapServers(), producer, epoch, Clock.systemUTC())) {
+      publisher.publish(event, "").get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The agent last started for {@code nodeId}. */
+  NodeAgent agent(String nodeId) {
+    return agents.get(nodeId);
+  }
+
+  void stop(String deploymentId) throws Exception {
+    await(vertx.undeploy(deploymentId));
+  }
+
+  /** Publishes a WRITE of one 4 KiB page from prefill-0 to decode-0. */
+  TransferRequested request(String id, long prefillEpoch, long decodeEpoch, Duration deadline) throws Exception {
+    var request = new TransferRequested(id, "prefill-0", prefillEpoch, "kv_data-0", "decode-0", decodeEpoch,
+        "kv_data-0", TransferOp.WRITE, List.of(new ByteRange(0, 4096, 4096)),
+        System.currentTimeMillis() + deadline.toMillis(), true);
+    router.publish(request, id).get(30, TimeUnit.SECONDS);
+    return request;
+  }
+
+  FleetState state() {
+    return FleetState.fold(log.envelopes());
+  }
+
+  /** Every event in the log about {@code subject} that {@code filter} accepts. */
+  List<FleetEvent> events(String subject, Predicate<FleetEvent> filter) {
+    return log.envelopes().stream().map(e -> e.data())
+        .filter(e -> e.subject().equals(subject)).filter(filter).toList();
+  }
+
+  void awaitState(String what, Duration limit, Predicate<FleetState> condition) throws InterruptedException {
+    Await.until(what, limit, () -> condition.test(state()));
+  }
+
+  private <T extends AutoCloseable> T own(T resource) {
+    owned.add(resource);
+    return resource;
+  }
+
+  static <T> T await(Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void close() throws Exception {
+    await(vertx.close());
+    tail.close();
+    for (var resource : owned.reversed()) {
+      resource.close();
+    }
+    arena.close();
+    kafka.close();
+  }
+}

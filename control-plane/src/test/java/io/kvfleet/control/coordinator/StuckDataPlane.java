@@ -1,0 +1,48 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.control.agent.DataPlane;
+import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.RegionSpec;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** Failure injection: a data plane whose transfers hang, as a transfer to a dead peer would. */
+final class StuckDataPlane implements DataPlane {
+  private final InProcessDataPlane real = new InProcessDataPlane();
+  private final CountDownLatch release = new CountDownLatch(1);
+
+  @Override
+  public String transportAddress() {
+    return real.transportAddress();
+  }
+
+  @Override
+  public List<BackendCapability> capabilities() {
+    return real.capabilities();
+  }
+
+  @Override
+  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region) {
+    return real.register(nodeId, epoch, region);
+  }
+
+  @Override
+  public FleetEvent transfer(TransferOrder order) {
+    try {
+      release.await(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return real.transfer(order);
+  }
+
+  @Override
+  public void close() {
+    release.countDown();
+    real.close();
+  }
+}

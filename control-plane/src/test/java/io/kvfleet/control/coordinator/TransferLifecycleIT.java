@@ -1,0 +1,127 @@
+package io.kvfleet.control.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.TransferStatus;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every requested transfer ends in exactly one terminal event, on a real broker with real agents:
+ * completion, duplicate ids, deadlines, lost peers, stale epochs and a coordinator restart.
+ */
+class TransferLifecycleIT {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private final Fleet fleet = new Fleet();
+
+  @AfterEach
+  void close() throws Exception {
+    fleet.close();
+  }
+
+  @Test
+  void answersADuplicateRequestOnce() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-dup", 1, 1, Duration.ofSeconds(30));
+    fleet.request("t-dup", 1, 1, Duration.ofSeconds(30));
+    fleet.request("t-after", 1, 1, Duration.ofSeconds(30));
+    fleet.awaitState("both transfers to complete", WAIT, s -> s.counts().completed() == 2);
+    assertThat(fleet.events("t-dup", e -> e instanceof TransferDispatched)).hasSize(1);
+    assertThat(fleet.events("t-dup", e -> e instanceof TransferCompleted)).hasSize(1);
+  }
+
+  @Test
+  void timesOutATransferThatPassesItsDeadline() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new StuckDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-slow", 1, 1, Duration.ofMillis(1500));
+    fleet.awaitState("the deadline to end it", WAIT,
+        s -> s.transfer("t-slow").map(t -> t.status() == TransferStatus.TIMED_OUT).orElse(false));
+    assertThat(fleet.events("t-slow", e -> e instanceof TransferTimedOut)).hasSize(1);
+  }
+
+  @Test
+  void endsInFlightTransfersWithPeerLostWhenAPeerMissesItsLease() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new StuckDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofMillis(300));
+    fleet.request("t-orphan", 1, 1, Duration.ofSeconds(60));
+    fleet.awaitState("the transfer to be dispatched", WAIT,
+        s -> s.transfer("t-orphan").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
+    long silencedAt = System.nanoTime();
+    fleet.agent("decode-0").crash();
+    fleet.awaitState("decode-0 to be declared lost", WAIT, TransferLifecycleIT::decodeIsLost);
+    fleet.awaitState("the in-flight transfer to fail", WAIT,
+        s -> s.transfer("t-orphan").map(t -> t.status().isTerminal()).orElse(false));
+    long tookMillis = (System.nanoTime() - silencedAt) / 1_000_000;
+    var failed = fleet.events("t-orphan", e -> e instanceof TransferFailed);
+    assertThat(failed).singleElement().satisfies(e -> assertThat(((TransferFailed) e).reason()).isEqualTo(ReasonCodes.PEER_LOST));
+    assertThat(fleet.events("decode-0", e -> e instanceof PeerLost)).hasSize(1);
+    assertThat(tookMillis).as("ended within the lease, not after a long timeout").isLessThan(30_000);
+  }
+
+  @Test
+  void declaresLostANodeThatDiesBeforeItsFirstHeartbeat() throws Exception {
+    fleet.startCoordinator();
+    fleet.publishAs("decode-0", 1, new PeerJoined("decode-0", 1, "127.0.0.1", "", List.of()));
+    fleet.awaitState("the join grace to run out", WAIT, TransferLifecycleIT::decodeIsLost);
+    assertThat(fleet.events("decode-0", e -> e instanceof PeerLost)).hasSize(1);
+  }
+
+  @Test
+  void rejectsATransferThatNamesAnEpochBeforeTheNodeRestarted() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    String decode = fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.stop(decode);
+    fleet.startAgent("decode-0", 2, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.awaitState("decode-0 epoch 2 to register", WAIT,
+        s -> s.region("decode-0", "kv_data-0").map(r -> r.epoch() == 2).orElse(false));
+    fleet.request("t-stale", 1, 1, Duration.ofSeconds(30));
+    fleet.awaitState("the request to be answered", WAIT, s -> s.counts().rejected() == 1);
+    assertThat(fleet.events("t-stale", e -> e instanceof TransferRejected)).singleElement()
+        .satisfies(e -> assertThat(((TransferRejected) e).reason()).isEqualTo(ReasonCodes.STALE_EPOCH));
+  }
+
+  @Test
+  void aRestartedCoordinatorDispatchesNothingTwiceAndForgetsNothing() throws Exception {
+    String first = fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    for (int i = 0; i < 5; i++) {
+      fleet.request("t-" + i, 1, 1, Duration.ofSeconds(60));
+    }
+    fleet.awaitState("the first five to complete", WAIT, s -> s.counts().completed() == 5);
+    fleet.stop(first);
+    for (int i = 5; i < 10; i++) {
+      fleet.request("t-" + i, 1, 1, Duration.ofSeconds(60));
+    }
+    fleet.startCoordinator();
+    fleet.awaitState("all ten to complete", WAIT, s -> s.counts().completed() == 10);
+    for (int i = 0; i < 10; i++) {
+      assertThat(fleet.events("t-" + i, e -> e instanceof TransferDispatched)).as("t-" + i + " dispatches").hasSize(1);
+      assertThat(fleet.events("t-" + i, e -> e instanceof TransferCompleted)).as("t-" + i + " completions").hasSize(1);
+    }
+    assertThat(fleet.state().violations()).isEmpty();
+  }
+
+  private static boolean decodeIsLost(FleetState state) {
+    return state.peer("decode-0").map(p -> p.status() == PeerStatus.LOST).orElse(false);
+  }
+}
