@@ -17,6 +17,12 @@ public final class KvfleetException extends RuntimeException {
         "Kafka at " + bootstrapServers + " did not answer: " + cause.getMessage(), cause);
   }
 
+  /** Too many events are waiting for Kafka: refuse new work rather than drop anything. */
+  public static KvfleetException bufferFull(String producerId, int capacity) {
+    return new KvfleetException(producerId + ": " + capacity + " events are already waiting for Kafka;"
+        + " refusing new work until Kafka is reachable again (nothing was dropped)", null);
+  }
+
   /** A command was given something it cannot use. */
   public static KvfleetException badInput(String message) {
     return new KvfleetException(message, null);

@@ -1,51 +1,102 @@
 package io.kvfleet.control.kafka;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.EnvelopeSerializer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Writes one producer's events to Kafka: wraps each in an envelope with the producer's epoch and
- * next sequence number and sends it durably (idempotent producer, {@code acks=all}). Thread-safe:
- * numbering and sending happen under one lock so partition order matches sequence order.
+ * next sequence number and sends it durably (idempotent producer, {@code acks=all}).
+ *
+ * <p>Never blocks its caller: events are numbered in call order and handed to one sending thread
+ * through a bounded buffer. While Kafka is unreachable they wait there, and in the producer, and
+ * go out in order when it returns; the idempotent producer keeps retries from duplicating them.
+ * When {@code capacity} events are waiting, {@link #publish} refuses at once with a clear error
+ * instead of dropping anything.
  */
 public final class EventPublisher implements AutoCloseable {
+  /** Events that may wait for Kafka before new ones are refused. */
+  public static final int DEFAULT_CAPACITY = 10_000;
+
   private final KafkaProducer<String, Envelope> producer;
+  private final ThreadPoolExecutor sender;
   private final String producerId;
   private final long epoch;
   private final Clock clock;
+  private final int capacity;
+  private final AtomicInteger waiting = new AtomicInteger();
   private long sequence;
 
   public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock) {
+    this(bootstrapServers, producerId, epoch, clock, DEFAULT_CAPACITY);
+  }
+
+  public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity) {
     this.producer = new KafkaProducer<>(producerConfig(bootstrapServers, producerId),
         new StringSerializer(), new EnvelopeSerializer());
+    this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
+        Thread.ofPlatform().name("kvfleet-publish-" + producerId).daemon().factory());
     this.producerId = producerId;
     this.epoch = epoch;
     this.clock = clock;
+    this.capacity = capacity;
   }
 
-  /** Publishes an event; the future completes once Kafka has it durably. */
+  /**
+   * Publishes an event; the future completes once Kafka has it durably, or fails at once with a
+   * {@link KvfleetException} when {@code capacity} events are already waiting for Kafka.
+   */
   public synchronized CompletableFuture<Envelope> publish(FleetEvent event, String correlationId) {
-    var envelope = Envelope.of(producerId, epoch, ++sequence, clock.instant(), correlationId, event);
     var done = new CompletableFuture<Envelope>();
-    producer.send(new ProducerRecord<>(Topics.topicOf(event), Topics.keyOf(event), envelope),
-        (RecordMetadata metadata, Exception error) -> {
-          if (error == null) {
-            done.complete(envelope);
-          } else {
-            done.completeExceptionally(error);
-          }
-        });
+    if (waiting.get() >= capacity) {
+      return CompletableFuture.failedFuture(bufferFull());
+    }
+    var envelope = Envelope.of(producerId, epoch, sequence + 1, clock.instant(), correlationId, event);
+    try {
+      sender.execute(() -> send(envelope, done));
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.failedFuture(bufferFull());
+    }
+    sequence++;
+    waiting.incrementAndGet();
     return done;
+  }
+
+  private void send(Envelope envelope, CompletableFuture<Envelope> done) {
+    try {
+      producer.send(new ProducerRecord<>(Topics.topicOf(envelope.data()), Topics.keyOf(envelope.data()), envelope),
+          (metadata, error) -> {
+            waiting.decrementAndGet();
+            if (error == null) {
+              done.complete(envelope);
+            } else {
+              done.completeExceptionally(error);
+            }
+          });
+    } catch (RuntimeException e) {
+      waiting.decrementAndGet();
+      done.completeExceptionally(e);
+    }
+  }
+
+  /** Events handed to this publisher that Kafka has not acknowledged yet. */
+  public int waiting() {
+    return waiting.get();
   }
 
   public String producerId() {
@@ -58,7 +109,17 @@ public final class EventPublisher implements AutoCloseable {
 
   @Override
   public void close() {
-    producer.close();
+    sender.shutdown();
+    try {
+      sender.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(10));
+  }
+
+  private KvfleetException bufferFull() {
+    return KvfleetException.bufferFull(producerId, capacity);
   }
 
   private static Map<String, Object> producerConfig(String bootstrapServers, String producerId) {
@@ -68,6 +129,9 @@ public final class EventPublisher implements AutoCloseable {
         ProducerConfig.ACKS_CONFIG, "all",
         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
         ProducerConfig.LINGER_MS_CONFIG, 1,
-        ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        // Wait for Kafka to come back rather than drop an event: a day, then the future fails.
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Duration.ofDays(1).toMillis(),
+        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+        ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) Duration.ofDays(1).toMillis());
   }
 }
