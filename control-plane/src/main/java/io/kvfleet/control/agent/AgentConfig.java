@@ -12,6 +12,7 @@ import java.util.List;
  * @param components buffers to register at start, component by component, in order
  * @param policy what to do when a component cannot be registered
  * @param heartbeat how often to heartbeat; the lease promised is three heartbeats
+ * @param httpPort the loopback port of the local registration API, 0 for a free one, -1 for none
  */
 public record AgentConfig(
     String nodeId,
@@ -19,13 +20,20 @@ public record AgentConfig(
     String host,
     List<Component> components,
     RegistrationPolicy policy,
-    Duration heartbeat) {
+    Duration heartbeat,
+    int httpPort) {
   public AgentConfig {
     requireNonNull(nodeId, "nodeId must not be null");
     requireNonNull(host, "host must not be null");
     components = List.copyOf(requireNonNull(components, "components must not be null"));
     requireNonNull(policy, "policy must not be null");
     requireNonNull(heartbeat, "heartbeat must not be null");
+  }
+
+  /** An agent without the local HTTP API (its buffers come with the configuration). */
+  public AgentConfig(String nodeId, long epoch, String host, List<Component> components,
+      RegistrationPolicy policy, Duration heartbeat) {
+    this(nodeId, epoch, host, components, policy, heartbeat, -1);
   }
 
   /** The lease each heartbeat promises. */

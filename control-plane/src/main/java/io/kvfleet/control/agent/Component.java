@@ -15,6 +15,8 @@ import java.util.List;
  * recorded as skipped), never dropped.
  *
  * @param itemLengths per-entry item (page) length; empty means "not paged" for every entry
+ * @param handles per-entry handle when the memory is not in the agent's process: {@code shm:<name>}
+ *     (POSIX shared memory) or {@code cuda-ipc:<base64>}; empty means every entry is an address
  */
 public record Component(
     String name,
@@ -23,7 +25,8 @@ public record Component(
     int device,
     List<Long> addresses,
     List<Long> lengths,
-    List<Long> itemLengths) {
+    List<Long> itemLengths,
+    List<String> handles) {
   public Component {
     requireNonNull(name, "name must not be null");
     requireNonNull(kind, "kind must not be null");
@@ -31,6 +34,7 @@ public record Component(
     addresses = List.copyOf(requireNonNull(addresses, "addresses must not be null"));
     lengths = List.copyOf(requireNonNull(lengths, "lengths must not be null"));
     itemLengths = List.copyOf(requireNonNull(itemLengths, "itemLengths must not be null"));
+    handles = List.copyOf(requireNonNull(handles, "handles must not be null"));
     if (addresses.size() != lengths.size()) {
       throw new IllegalArgumentException(name + ": " + addresses.size() + " addresses but "
           + lengths.size() + " lengths; the lists must be parallel");
@@ -39,6 +43,21 @@ public record Component(
       throw new IllegalArgumentException(name + ": " + itemLengths.size() + " item lengths for "
           + addresses.size() + " entries; give one per entry or none");
     }
+    if (!handles.isEmpty() && handles.size() != addresses.size()) {
+      throw new IllegalArgumentException(name + ": " + handles.size() + " handles for "
+          + addresses.size() + " entries; give one per entry or none");
+    }
+  }
+
+  /** A component whose entries are addresses in the agent's own process. */
+  public Component(String name, RegionKind kind, MemoryType memoryType, int device,
+      List<Long> addresses, List<Long> lengths, List<Long> itemLengths) {
+    this(name, kind, memoryType, device, addresses, lengths, itemLengths, List.of());
+  }
+
+  /** The handle of entry {@code i}, or empty when it is an address. */
+  public String handle(int i) {
+    return handles.isEmpty() ? "" : handles.get(i);
   }
 
   /** The component's entries as regions, in order. */

@@ -17,8 +17,16 @@ public interface DataPlane extends AutoCloseable {
   /** What each backend can do, as probed at start. */
   List<BackendCapability> capabilities();
 
-  /** Registers a region: one outcome per backend tried (registered, failed or skipped). */
-  List<FleetEvent> register(String nodeId, long epoch, RegionSpec region);
+  /**
+   * Registers a region: one outcome per backend tried (registered, failed or skipped).
+   *
+   * @param handle where the memory is when not at {@code region.address()} in this process:
+   *     {@code shm:<name>} or {@code cuda-ipc:<base64>}; empty for an address
+   */
+  List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle);
+
+  /** Releases a region from every backend that holds it: one event per backend, none if unknown. */
+  List<FleetEvent> deregister(String nodeId, long epoch, String regionId);
 
   /** Runs a dispatched transfer and returns its one terminal event (completed or failed). */
   FleetEvent transfer(TransferOrder order);

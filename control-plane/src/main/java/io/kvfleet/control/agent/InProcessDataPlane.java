@@ -5,6 +5,7 @@ import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSkipped;
 import io.kvfleet.events.RegionSpec;
@@ -43,7 +44,11 @@ public final class InProcessDataPlane implements DataPlane {
   }
 
   @Override
-  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region) {
+  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle) {
+    if (!handle.isEmpty()) {
+      return List.of(failed(nodeId, epoch, region, ReasonCodes.INVALID_ADDRESS,
+          "the jvm data plane takes addresses in this process, not handles like " + handle));
+    }
     if (region.address() == 0 || region.length() == 0) {
       return List.of(new RegionSkipped(nodeId, epoch, region, ReasonCodes.NULL_OR_EMPTY));
     }
@@ -56,6 +61,13 @@ public final class InProcessDataPlane implements DataPlane {
           "deregister " + region.regionId() + " first or use another region id"));
     }
     return List.of(new RegionRegistered(nodeId, epoch, region, BACKEND, ""));
+  }
+
+  @Override
+  public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
+    return registered.remove(regionId)
+        ? List.of(new RegionDeregistered(nodeId, epoch, regionId, BACKEND, ReasonCodes.SHUTDOWN))
+        : List.of();
   }
 
   @Override

@@ -9,12 +9,15 @@ import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.TransferFailed;
+import io.kvfleet.control.KvfleetException;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One node's agent: joins the fleet with a new epoch, registers the node's buffers, heartbeats,
@@ -25,8 +28,12 @@ public final class NodeAgent extends VerticleBase {
   private final AgentConfig config;
   private final DataPlane dataPlane;
   private final EventPublisher publisher;
+  /** How long a worker's registration waits for Kafka before it is answered as pending. */
+  static final Duration DURABLE_WAIT = Duration.ofSeconds(5);
+
   private long heartbeatTimer = -1;
   private MessageConsumer<String> orders;
+  private volatile int httpPort = -1;
   private boolean crashed;
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
@@ -50,7 +57,9 @@ public final class NodeAgent extends VerticleBase {
           orders = vertx.eventBus().consumer(address(config.nodeId()), this::onOrder);
           heartbeat(); // the lease starts now, not one period from now
           heartbeatTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> heartbeat());
-          return Future.succeededFuture();
+          return config.httpPort() < 0 ? Future.succeededFuture()
+              : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this))
+                  .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
         });
   }
 
@@ -58,6 +67,51 @@ public final class NodeAgent extends VerticleBase {
   public Future<?> stop() {
     vertx.cancelTimer(heartbeatTimer);
     return crashed ? Future.succeededFuture() : leave(ReasonCodes.SHUTDOWN);
+  }
+
+  /**
+   * Registers buffers for a local worker: one outcome per region and backend, the policy's
+   * decisions, all published; answers once Kafka has them, or after {@code DURABLE_WAIT} with the
+   * events marked pending. Refused up front, with nothing registered, when the event buffer is full.
+   */
+  public Future<RegistrationAnswer> register(List<Component> components) {
+    int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4;
+    if (publisher.waiting() + expected > EventPublisher.DEFAULT_CAPACITY) {
+      return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), EventPublisher.DEFAULT_CAPACITY));
+    }
+    String batch = config.nodeId() + "@" + config.epoch() + "/" + System.nanoTime();
+    return vertx.executeBlocking(() -> registerAll(components), true)
+        .compose(outcomes -> answer(outcomes, batch));
+  }
+
+  /** Releases a region for a local worker; fails when the node holds no such region. */
+  public Future<RegistrationAnswer> deregister(String regionId) {
+    return vertx.executeBlocking(() -> dataPlane.deregister(config.nodeId(), config.epoch(), regionId), true)
+        .compose(events -> events.isEmpty()
+            ? Future.failedFuture(KvfleetException.badInput("no region " + regionId + " on " + config.nodeId()))
+            : answer(events, regionId));
+  }
+
+  private Future<RegistrationAnswer> answer(List<FleetEvent> outcomes, String correlationId) {
+    var published = Future.all(outcomes.stream().map(e -> publish(e, correlationId)).toList());
+    return published.timeout(DURABLE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+        .map(done -> RegistrationAnswer.of(outcomes, true, publisher.waiting()))
+        .recover(slow -> Future.succeededFuture(RegistrationAnswer.of(outcomes, false, publisher.waiting())));
+  }
+
+  /** The port of the local registration API, -1 when it has none. */
+  public int httpPort() {
+    return httpPort;
+  }
+
+  /** This incarnation's epoch. */
+  public long epoch() {
+    return config.epoch();
+  }
+
+  /** What each backend of this node can do. */
+  public List<io.kvfleet.events.BackendCapability> capabilities() {
+    return dataPlane.capabilities();
   }
 
   /** The node this agent serves. */
@@ -90,7 +144,7 @@ public final class NodeAgent extends VerticleBase {
    */
   private Future<Void> registerRegions() {
     String batch = config.nodeId() + "@" + config.epoch() + "/start";
-    return vertx.executeBlocking(this::registerAll)
+    return vertx.executeBlocking(() -> registerAll(config.components()), true)
         .compose(outcomes -> Future.all(outcomes.stream().map(e -> publish(e, batch)).toList())
             .map(outcomes))
         .compose(outcomes -> {
@@ -102,12 +156,13 @@ public final class NodeAgent extends VerticleBase {
         });
   }
 
-  private List<FleetEvent> registerAll() {
+  private List<FleetEvent> registerAll(List<Component> components) {
     List<FleetEvent> all = new ArrayList<>();
-    for (Component component : config.components()) {
+    for (Component component : components) {
       List<FleetEvent> outcomes = new ArrayList<>();
-      for (var region : component.regions()) {
-        outcomes.addAll(dataPlane.register(config.nodeId(), config.epoch(), region));
+      var regions = component.regions();
+      for (int i = 0; i < regions.size(); i++) {
+        outcomes.addAll(dataPlane.register(config.nodeId(), config.epoch(), regions.get(i), component.handle(i)));
       }
       all.addAll(outcomes);
       config.policy().decide(config.nodeId(), config.epoch(), component, outcomes).ifPresent(all::add);
@@ -122,7 +177,7 @@ public final class NodeAgent extends VerticleBase {
   private void onOrder(Message<String> message) {
     TransferOrder order = Json.read(message.body(), TransferOrder.class);
     var request = order.request();
-    vertx.executeBlocking(() -> dataPlane.transfer(order), false)
+    vertx.executeBlocking(() -> dataPlane.transfer(order), true)
         .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
             request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))))
         .compose(outcome -> publish(outcome, request.transferId()).map(outcome))

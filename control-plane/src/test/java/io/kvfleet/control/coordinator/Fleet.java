@@ -33,9 +33,10 @@ import java.util.function.Predicate;
  * A small real fleet for coordinator tests: an embedded broker, a Vert.x instance, coordinators
  * and agents started and stopped at will, a router, and every event read back from Kafka.
  */
-final class Fleet implements AutoCloseable {
+final public class Fleet implements AutoCloseable {
   static final long REGION = 1 << 20;
 
+  final Arena memory = Arena.ofShared();
   final EmbeddedKafka kafka = EmbeddedKafka.startInTempDir();
   final Vertx vertx = Vertx.vertx();
   final Collected log = new Collected();
@@ -60,10 +61,17 @@ final class Fleet implements AutoCloseable {
 
   /** Starts an agent with one KV region {@code kv_data-0} of 1 MiB of host memory. */
   String startAgent(String nodeId, long epoch, DataPlane dataPlane, Duration heartbeat) throws Exception {
+    return startAgent(nodeId, epoch, dataPlane, heartbeat, -1);
+  }
+
+  /** Starts an agent as above, with its local HTTP API on a free loopback port when {@code httpPort} is 0. */
+  String startAgent(String nodeId, long epoch, DataPlane dataPlane, Duration heartbeat, int httpPort)
+      throws Exception {
     var kv = arena.allocate(REGION, 4096);
     var component = new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1,
         List.of(kv.address()), List.of(REGION), List.of(4096L));
-    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", List.of(component), RegistrationPolicy.CONTINUE_WITHOUT, heartbeat);
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", List.of(component),
+        RegistrationPolicy.CONTINUE_WITHOUT, heartbeat, httpPort);
     var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC()));
     own(dataPlane);
     var agent = new NodeAgent(config, dataPlane, events);
@@ -127,6 +135,7 @@ final class Fleet implements AutoCloseable {
       resource.close();
     }
     arena.close();
+    memory.close();
     kafka.close();
   }
 }

@@ -26,8 +26,13 @@ final class StuckDataPlane implements DataPlane {
   }
 
   @Override
-  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region) {
-    return real.register(nodeId, epoch, region);
+  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle) {
+    return real.register(nodeId, epoch, region, handle);
+  }
+
+  @Override
+  public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
+    return real.deregister(nodeId, epoch, regionId);
   }
 
   @Override

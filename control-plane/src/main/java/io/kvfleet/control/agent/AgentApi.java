@@ -1,0 +1,57 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.control.Json;
+import io.kvfleet.control.KvfleetException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's local registration API for inference workers on the same host (HTTP/JSON on
+ * loopback; documented in {@code openapi/node-agent.yaml}). Answers come after the outcome events
+ * are durably in Kafka, or say they are pending.
+ */
+final class AgentApi {
+  private AgentApi() {}
+
+  static Router router(Vertx vertx, NodeAgent agent) {
+    var router = Router.router(vertx);
+    router.route().handler(BodyHandler.create().setBodyLimit(16 * 1024 * 1024));
+    router.get("/v1/node").handler(ctx -> json(ctx, 200, Map.of("nodeId", agent.nodeId(),
+        "epoch", agent.epoch(), "capabilities", agent.capabilities())));
+    router.post("/v1/components").handler(ctx -> answer(ctx, parse(ctx).compose(agent::register)));
+    router.delete("/v1/regions/:regionId").handler(ctx ->
+        answer(ctx, agent.deregister(ctx.pathParam("regionId"))));
+    return router;
+  }
+
+  private static Future<List<Component>> parse(RoutingContext ctx) {
+    try {
+      var body = Json.read(ctx.body().asString(), ComponentsRequest.class);
+      return Future.succeededFuture(body.toComponents());
+    } catch (RuntimeException e) {
+      return Future.failedFuture(KvfleetException.badInput("bad registration request: " + e.getMessage()));
+    }
+  }
+
+  private static void answer(RoutingContext ctx, Future<RegistrationAnswer> answer) {
+    answer.onSuccess(a -> json(ctx, a.durable() ? 200 : 202, a))
+        .onFailure(error -> json(ctx, status(error), Map.of("error", String.valueOf(error.getMessage()))));
+  }
+
+  private static int status(Throwable error) {
+    String message = String.valueOf(error.getMessage());
+    if (message.contains("waiting for Kafka")) {
+      return 503;
+    }
+    return message.startsWith("no region") ? 404 : 400;
+  }
+
+  private static void json(RoutingContext ctx, int status, Object body) {
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(Json.write(body));
+  }
+}

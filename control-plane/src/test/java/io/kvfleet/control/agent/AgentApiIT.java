@@ -1,0 +1,94 @@
+package io.kvfleet.control.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kvfleet.control.coordinator.FleetAccess;
+import io.kvfleet.events.RegionDeregistered;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSkipped;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The agent's local HTTP API on a real broker: answers after Kafka has the outcomes. */
+class AgentApiIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final FleetAccess fleet = new FleetAccess();
+
+  @AfterEach
+  void close() throws Exception {
+    fleet.close();
+  }
+
+  @Test
+  void registersAComponentAndAnswersOnceItsEventsAreInKafka() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    long address = fleet.allocate(64 * 1024);
+    var answer = post(port, "/v1/components", """
+        {"components": [{"name": "state_data", "kind": "STATE", "memoryType": "DRAM",
+          "addresses": [%d, 0], "lengths": [65536, 0], "itemLengths": [4096, 4096]}]}
+        """.formatted(address));
+    assertThat(answer.statusCode()).isEqualTo(200);
+    JsonNode body = JSON.readTree(answer.body());
+    assertThat(body.get("durable").asBoolean()).isTrue();
+    assertThat(body.get("events")).extracting(e -> e.get("type").asText())
+        .containsExactly("io.kvfleet.region.registered", "io.kvfleet.region.skipped");
+    fleet.awaitEvents("the outcomes in Kafka", e -> e instanceof RegionRegistered r
+        && r.region().regionId().equals("state_data-0"));
+    fleet.awaitEvents("the skip in Kafka", e -> e instanceof RegionSkipped s && s.region().index() == 1);
+  }
+
+  @Test
+  void deregistersARegionAndSaysWhenItDoesNotExist() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    assertThat(delete(port, "/v1/regions/kv_data-0").statusCode()).isEqualTo(200);
+    fleet.awaitEvents("the release in Kafka", e -> e instanceof RegionDeregistered d && d.regionId().equals("kv_data-0"));
+    var missing = delete(port, "/v1/regions/kv_data-0");
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(missing.body()).contains("no region kv_data-0 on prefill-0");
+  }
+
+  @Test
+  void rejectsAMalformedRequestWithItsReason() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    var answer = post(port, "/v1/components", """
+        {"components": [{"name": "kv", "kind": "KV", "memoryType": "DRAM", "addresses": [1, 2], "lengths": [4096]}]}
+        """);
+    assertThat(answer.statusCode()).isEqualTo(400);
+    assertThat(answer.body()).contains("2 addresses but 1 lengths");
+    assertThat(post(port, "/v1/components", "{not json").statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void answersPendingWhileKafkaIsDownAndDeliversLater() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    long address = fleet.allocate(4096);
+    fleet.stopBroker();
+    var answer = post(port, "/v1/components", """
+        {"components": [{"name": "aux_data", "kind": "AUX", "memoryType": "DRAM", "addresses": [%d], "lengths": [4096]}]}
+        """.formatted(address));
+    assertThat(answer.statusCode()).isEqualTo(202);
+    assertThat(JSON.readTree(answer.body()).get("durable").asBoolean()).isFalse();
+    fleet.restartBroker();
+    fleet.awaitEvents("the pending outcome once Kafka is back", e -> e instanceof RegionRegistered r
+        && r.region().regionId().equals("aux_data-0"));
+  }
+
+  private HttpResponse<String> post(int port, String path, String body) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> delete(int port, String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(30)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

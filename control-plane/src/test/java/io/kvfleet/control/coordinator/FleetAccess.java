@@ -1,0 +1,41 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.kafka.Await;
+import io.kvfleet.events.FleetEvent;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+/** The test fleet for tests outside this package. */
+public final class FleetAccess implements AutoCloseable {
+  private final Fleet fleet = new Fleet();
+
+  /** Starts an agent on the jvm data plane with its HTTP API; answers the API's port. */
+  public int agentWithApi(String nodeId) throws Exception {
+    fleet.startAgent(nodeId, 1, new InProcessDataPlane(), Duration.ofSeconds(1), 0);
+    return fleet.agent(nodeId).httpPort();
+  }
+
+  /** Host memory that stays valid until close; answers its address. */
+  public long allocate(long bytes) {
+    return fleet.memory.allocate(bytes, 4096).address();
+  }
+
+  public void awaitEvents(String what, Predicate<FleetEvent> match) throws InterruptedException {
+    Await.until(what, Duration.ofSeconds(60),
+        () -> fleet.log.envelopes().stream().map(e -> e.data()).anyMatch(match));
+  }
+
+  public void stopBroker() {
+    fleet.kafka.stopServer();
+  }
+
+  public void restartBroker() {
+    fleet.kafka.restart();
+  }
+
+  @Override
+  public void close() throws Exception {
+    fleet.close();
+  }
+}
