@@ -1,0 +1,66 @@
+package io.kvfleet.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The live registrations of one engine, per backend and memory type, ordered by address so that
+ * an overlap is found in O(log n). Guarded by the engine's lock.
+ */
+final class RegionRegistry {
+  private final Map<String, TreeMap<Long, Registration>> byBackend = new HashMap<>();
+
+  /** The live registration that overlaps {@code [address, address + length)}, if any. */
+  Optional<Registration> overlapping(String backend, MemoryType type, long address, long length) {
+    TreeMap<Long, Registration> live = byBackend.get(key(backend, type));
+    if (live == null) {
+      return Optional.empty();
+    }
+    var floor = live.floorEntry(address + length - 1);
+    if (floor == null) {
+      return Optional.empty();
+    }
+    Registration candidate = floor.getValue();
+    return candidate.address() + candidate.length() > address
+        ? Optional.of(candidate)
+        : Optional.empty();
+  }
+
+  void add(Registration registration) {
+    byBackend
+        .computeIfAbsent(key(registration.backend(), registration.request().memoryType()),
+            k -> new TreeMap<>())
+        .put(registration.address(), registration);
+  }
+
+  void remove(Registration registration) {
+    TreeMap<Long, Registration> live =
+        byBackend.get(key(registration.backend(), registration.request().memoryType()));
+    if (live != null) {
+      live.remove(registration.address(), registration);
+    }
+  }
+
+  /** Live registrations of any backend inside {@code [address, address + length)}. */
+  int countWithin(long address, long length) {
+    int count = 0;
+    for (TreeMap<Long, Registration> live : byBackend.values()) {
+      count += live.subMap(address, true, address + length, false).size();
+    }
+    return count;
+  }
+
+  List<Registration> all() {
+    List<Registration> all = new ArrayList<>();
+    byBackend.values().forEach(live -> all.addAll(live.values()));
+    return all;
+  }
+
+  private static String key(String backend, MemoryType type) {
+    return backend + "/" + type;
+  }
+}

@@ -1,0 +1,232 @@
+package io.kvfleet.engine;
+
+import io.kvfleet.engine.RegistrationOutcome.Failed;
+import io.kvfleet.engine.RegistrationOutcome.Registered;
+import io.kvfleet.engine.RegistrationOutcome.Skipped;
+import io.kvfleet.engine.internal.Hex;
+import io.kvfleet.engine.internal.Libc;
+import io.kvfleet.engine.internal.NumaNodes;
+import io.kvfleet.engine.internal.ProcMaps;
+import io.kvfleet.engine.internal.SharedMapping;
+import io.kvfleet.engine.spi.Backend;
+import io.kvfleet.engine.spi.RegisterResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One registration, start to end: skip null and empty entries, find the memory, check it once for
+ * every backend, refuse duplicates, then ask each backend in priority order. Runs under the
+ * engine's lock.
+ */
+final class Registrar {
+  private final Engine engine;
+  private final List<Capability> capabilities;
+  private final Map<String, Backend> backends;
+  private final RegionRegistry registry;
+
+  Registrar(Engine engine, List<Capability> capabilities, Map<String, Backend> backends,
+      RegionRegistry registry) {
+    this.engine = engine;
+    this.capabilities = capabilities;
+    this.backends = backends;
+    this.registry = registry;
+  }
+
+  /** Where the request's memory is in this process, or why it cannot be found. */
+  private sealed interface Location {}
+
+  /** Found; address 0 for a device handle that only its backend can open. */
+  private record Located(long address, SharedMapping mapping) implements Location {}
+
+  private record NotFound(Diagnosis diagnosis) implements Location {}
+
+  RegistrationResult register(RegionRequest request) {
+    Optional<Diagnosis> empty = nullOrEmpty(request);
+    if (empty.isPresent()) {
+      return new RegistrationResult(request, capabilities.stream()
+          .<RegistrationOutcome>map(c -> new Skipped(c.backend(), request, empty.get(), c))
+          .toList());
+    }
+    Location location = locate(request);
+    Located memory = location instanceof Located l ? l : null;
+    Optional<Diagnosis> invalid = switch (location) {
+      case NotFound notFound -> Optional.of(notFound.diagnosis());
+      case Located located -> validate(request, located.address());
+    };
+    MemoryHold hold = new MemoryHold(memory == null ? null : memory.mapping());
+    if (invalid.isEmpty() && request.pin() && request.memoryType() == MemoryType.DRAM) {
+      invalid = hold.pin(request, memory.address());
+    }
+    List<RegistrationOutcome> outcomes = new ArrayList<>();
+    for (Capability capability : capabilities) {
+      // A check's verdict is for the backends that handle the type; the others say why not
+      // themselves (UCX without CUDA: no memory domain), which is the truer reason for them.
+      boolean checked = memory == null || capability.supports(request.memoryType());
+      outcomes.add(invalid.isPresent() && capability.available() && checked
+          ? new Failed(capability.backend(), request, invalid.get(), capability)
+          : registerWith(capability, request, memory, hold));
+    }
+    hold.releaseIfUnused();
+    return new RegistrationResult(request, outcomes);
+  }
+
+  private RegistrationOutcome registerWith(Capability capability, RegionRequest request,
+      Located memory, MemoryHold hold) {
+    String name = capability.backend();
+    if (!capability.available()) {
+      return new Skipped(name, request, Diagnosis.of(RegistrationFailure.BACKEND_UNAVAILABLE,
+          name + " is unavailable: " + capability.detail()), capability);
+    }
+    Optional<Registration> existing = memory.address() == 0
+        ? Optional.empty() // a device handle: its backend knows the address, and the duplicates
+        : registry.overlapping(name, request.memoryType(), memory.address(), request.length());
+    if (existing.isPresent()) {
+      return new Failed(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
+          request.regionId() + " at " + Hex.range(memory.address(), request.length())
+              + " overlaps " + existing.get().describe()), capability);
+    }
+    RegisterResult result = backends.get(name).register(request, memory.address());
+    return switch (result) {
+      case RegisterResult.Refused refused ->
+          new Failed(name, request, refused.diagnosis(), capability);
+      case RegisterResult.Accepted accepted -> {
+        hold.acquire();
+        Registration registration =
+            new Registration(engine, name, request, accepted.region(), hold::release);
+        registry.add(registration);
+        yield new Registered(name, request, registration);
+      }
+    };
+  }
+
+  private static Optional<Diagnosis> nullOrEmpty(RegionRequest request) {
+    String what = switch (request.location()) {
+      case RegionLocation.Address a when a.address() == 0 -> "null address";
+      case RegionLocation.SharedMemory s when s.name().isEmpty() -> "empty shared-memory name";
+      case RegionLocation.DeviceHandle h when h.handle().length == 0 -> "empty device handle";
+      default -> request.length() == 0 ? "zero length" : null;
+    };
+    return what == null
+        ? Optional.empty()
+        : Optional.of(Diagnosis.of(RegistrationFailure.NULL_OR_EMPTY,
+            request.regionId() + ": " + what + " (" + request.location() + ", length "
+                + request.length() + "); nothing to register"));
+  }
+
+  private static Location locate(RegionRequest request) {
+    return switch (request.location()) {
+      case RegionLocation.Address a -> new Located(a.address(), null);
+      case RegionLocation.DeviceHandle h -> request.memoryType() == MemoryType.VRAM
+          ? new Located(0, null)
+          : new NotFound(Diagnosis.of(RegistrationFailure.INVALID_ADDRESS,
+              request.regionId() + ": a device handle names VRAM, not DRAM"));
+      case RegionLocation.SharedMemory s -> mapShared(request, s);
+    };
+  }
+
+  private static Location mapShared(RegionRequest request, RegionLocation.SharedMemory shm) {
+    return switch (SharedMapping.open(shm.name())) {
+      case SharedMapping.NotMapped notMapped -> new NotFound(notMapped.diagnosis());
+      case SharedMapping.Mapped mapped -> {
+        SharedMapping mapping = mapped.mapping();
+        if (shm.offset() > mapping.length() - request.length()) {
+          mapping.close();
+          yield new NotFound(Diagnosis.of(RegistrationFailure.INVALID_ADDRESS, request.regionId()
+              + ": offset " + shm.offset() + " + length " + request.length()
+              + " runs past the end of shared memory " + shm.name() + " (" + mapping.length()
+              + " bytes)"));
+        }
+        yield new Located(mapping.address() + shm.offset(), mapping);
+      }
+    };
+  }
+
+  private Optional<Diagnosis> validate(RegionRequest request, long address) {
+    if (request.memoryType() == MemoryType.DRAM) {
+      Optional<String> device = NumaNodes.problemWith(request.device());
+      if (device.isPresent()) {
+        return Optional.of(Diagnosis.of(RegistrationFailure.DEVICE_UNAVAILABLE,
+            request.regionId() + ": " + device.get()));
+      }
+      return ProcMaps.problemWith(address, request.length())
+          .map(problem -> Diagnosis.of(RegistrationFailure.INVALID_ADDRESS,
+              request.regionId() + ": " + problem));
+    }
+    for (Backend backend : backends.values()) {
+      if (backend.validates(request.memoryType())) {
+        Optional<Diagnosis> problem = backend.validate(request, address);
+        if (problem.isPresent()) {
+          return problem;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * What all backends' registrations of one request share: the shared-memory mapping and the page
+   * lock. Page locks do not nest, so the engine locks once and unlocks when the last registration
+   * of the request ends (or at once when none was made).
+   */
+  private static final class MemoryHold {
+    private final SharedMapping mapping;
+    private final AtomicInteger users = new AtomicInteger();
+    private long pinnedAddress;
+    private long pinnedLength;
+
+    MemoryHold(SharedMapping mapping) {
+      this.mapping = mapping;
+    }
+
+    Optional<Diagnosis> pin(RegionRequest request, long address) {
+      Libc.Result locked = Libc.mlock(address, request.length());
+      if (!locked.failed()) {
+        pinnedAddress = address;
+        pinnedLength = request.length();
+        return Optional.empty();
+      }
+      int errno = locked.errno();
+      boolean limit = errno == Libc.ENOMEM || errno == Libc.EAGAIN || errno == Libc.EPERM;
+      long[] memlock = Libc.getrlimit(Libc.RLIMIT_MEMLOCK);
+      return Optional.of(Diagnosis.ofNative(
+          limit ? RegistrationFailure.OUT_OF_MEMORY : RegistrationFailure.BACKEND_ERROR,
+          request.regionId() + ": mlock(" + Hex.range(address, request.length()) + ") failed"
+              + " (RLIMIT_MEMLOCK soft " + limitText(memlock[0]) + ", hard "
+              + limitText(memlock[1]) + ")",
+          errno, Libc.strerror(errno)));
+    }
+
+    void acquire() {
+      users.incrementAndGet();
+    }
+
+    void release() {
+      if (users.decrementAndGet() == 0) {
+        drop();
+      }
+    }
+
+    void releaseIfUnused() {
+      if (users.get() == 0) {
+        drop();
+      }
+    }
+
+    private void drop() {
+      if (pinnedLength > 0) {
+        Libc.munlock(pinnedAddress, pinnedLength);
+        pinnedLength = 0;
+      }
+      if (mapping != null) {
+        mapping.close();
+      }
+    }
+
+    private static String limitText(long limit) {
+      return limit == -1 ? "unlimited" : Hex.bytes(limit);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package io.kvfleet.engine;
+
+/** Why a transfer batch did not complete. Names match the control plane's reason codes. */
+public enum TransferFailure {
+  /** An op's range runs outside its local or remote region; nothing was moved. */
+  OUT_OF_BOUNDS,
+  /** A region in the batch is deregistered, closed, or belongs to another engine or peer. */
+  UNKNOWN_REGION,
+  /** The transport reported an error (native code and message attached). */
+  TRANSPORT_ERROR,
+  /** The batch did not complete before its deadline; the peer should be treated as broken. */
+  DEADLINE_PASSED,
+  /**
+   * The peer is gone (endpoint timeout, connection reset, process exited) or its connection is
+   * closed or broken; {@link Peer#isUsable()} turns false, reconnect to go on.
+   */
+  PEER_LOST
+}

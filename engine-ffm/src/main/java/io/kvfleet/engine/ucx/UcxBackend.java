@@ -1,0 +1,153 @@
+package io.kvfleet.engine.ucx;
+
+import io.kvfleet.engine.Capability;
+import io.kvfleet.engine.Diagnosis;
+import io.kvfleet.engine.EngineConfig;
+import io.kvfleet.engine.EngineException;
+import io.kvfleet.engine.MemoryType;
+import io.kvfleet.engine.RegionRequest;
+import io.kvfleet.engine.RegistrationFailure;
+import io.kvfleet.engine.internal.Hex;
+import io.kvfleet.engine.internal.MemInfo;
+import io.kvfleet.engine.spi.Backend;
+import io.kvfleet.engine.spi.BackendAllocation;
+import io.kvfleet.engine.spi.BackendPeer;
+import io.kvfleet.engine.spi.RegisterResult;
+import io.kvfleet.engine.ucx.internal.Ucp;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The UCX backend of one engine: a context, a target worker (exported, served by {@link
+ * TargetProgress}) and an initiator worker (used under {@link #initiatorLock} by every peer).
+ */
+final class UcxBackend implements Backend {
+  static final String NAME = "ucx";
+
+  private final UcpContext context;
+  private final UcpWorker target;
+  private final UcpWorker initiator;
+  private final TargetProgress progress;
+  private final ReentrantLock initiatorLock = new ReentrantLock();
+  private final UcxCapability capability;
+  private final boolean peerFailureDetection;
+  private final List<UcxAllocation> allocations = new CopyOnWriteArrayList<>();
+
+  private UcxBackend(UcpContext context, UcpWorker target, UcpWorker initiator,
+      TargetProgress progress, UcxCapability capability, boolean peerFailureDetection) {
+    this.context = context;
+    this.target = target;
+    this.initiator = initiator;
+    this.progress = progress;
+    this.capability = capability;
+    this.peerFailureDetection = peerFailureDetection;
+  }
+
+  /** Opens a context and its two workers; closes what it made if a step fails. */
+  static UcxBackend open(EngineConfig config) {
+    boolean wakeup = config.progress() == EngineConfig.Progress.EVENT;
+    UcpContext context = UcpContext.create(config.name(), config.ucxTransports(), wakeup);
+    UcpWorker target = null;
+    UcpWorker initiator = null;
+    try {
+      UcxCapability capability = UcxCapability.probe(context, config.ucxTransports());
+      target = UcpWorker.create(context, "target");
+      initiator = UcpWorker.create(context, "initiator");
+      TargetProgress progress = new TargetProgress(target, config.progress(), config.name());
+      return new UcxBackend(context, target, initiator, progress, capability,
+          config.peerFailureDetection());
+    } catch (RuntimeException e) {
+      if (initiator != null) {
+        initiator.close();
+      }
+      if (target != null) {
+        target.close();
+      }
+      context.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Capability capability() {
+    return capability.capability();
+  }
+
+  @Override
+  public Optional<BackendAllocation> allocate(String name, long length) {
+    long available = MemInfo.available();
+    if (available >= 0 && length > available) {
+      // UCX's shared-memory allocators can fill /dev/shm before failing: refuse up front
+      throw EngineException.allocationFailed(name, length, Diagnosis.of(
+          RegistrationFailure.OUT_OF_MEMORY, "UCP_MEM_MAP_ALLOCATE of " + Hex.bytes(length)
+              + " refused: MemAvailable is " + Hex.bytes(available)));
+    }
+    return switch (UcxMemory.allocate(context, length)) {
+      case UcxMemory.Refused refused -> throw EngineException.allocationFailed(name, length,
+          UcxFailures.diagnosis(refused.status(), refused.call(),
+              "UCP_MEM_MAP_ALLOCATE of " + length + " bytes"));
+      case UcxMemory.Ok ok -> {
+        UcxAllocation[] holder = new UcxAllocation[1];
+        holder[0] = new UcxAllocation(ok.memory(), () -> allocations.remove(holder[0]));
+        allocations.add(holder[0]);
+        yield Optional.of(holder[0]);
+      }
+    };
+  }
+
+  @Override
+  public RegisterResult register(RegionRequest request, long address) {
+    if (request.memoryType() == MemoryType.VRAM) {
+      return VramRegistration.register(context, capability, request, address);
+    }
+    for (UcxAllocation allocation : allocations) {
+      if (allocation.memory().contains(address, request.length())) {
+        return new RegisterResult.Accepted(
+            new UcxRegion(allocation.memory(), address, request.length(), false));
+      }
+    }
+    return switch (UcxMemory.register(context, address, request.length(), Ucp.MEMORY_TYPE_HOST)) {
+      case UcxMemory.Refused refused -> new RegisterResult.Refused(UcxFailures.diagnosis(
+          refused.status(), refused.call(), request.describe()));
+      case UcxMemory.Ok ok -> new RegisterResult.Accepted(
+          new UcxRegion(ok.memory(), address, request.length(), true));
+    };
+  }
+
+  @Override
+  public byte[] workerAddress() {
+    return target.address();
+  }
+
+  @Override
+  public BackendPeer connect(byte[] remoteAddress) {
+    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection);
+  }
+
+  /** Stops the progress thread, destroys both workers, then the context. */
+  @Override
+  public void close() {
+    try {
+      progress.close();
+    } finally {
+      initiatorLock.lock();
+      try {
+        initiator.close();
+        target.close();
+        for (UcxAllocation allocation : allocations) {
+          allocation.close();
+        }
+      } finally {
+        initiatorLock.unlock();
+        context.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.kvfleet.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.engine.bench.ChildTarget;
+import io.kvfleet.engine.bench.Patterns;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Without libucp (hidden from a separate JVM through KVFLEET_UCX_LIBRARY) the node still starts on
+ * the host backend and says why UCX is absent.
+ */
+class MissingUcxTest {
+  private static final Map<String, String> HIDDEN = Map.of("KVFLEET_UCX_LIBRARY", "libucp-hidden.so.0");
+
+  @Test
+  void theEngineStartsOnTheHostBackendAndSaysWhyUcxIsAbsent() throws IOException, InterruptedException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder builder = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), EngineInfo.class.getName()))
+        .redirectErrorStream(true);
+    builder.environment().putAll(HIDDEN);
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(process.exitValue()).as(output).isZero();
+    assertThat(output)
+        .contains("ucx unavailable: libucp-hidden.so.0 not found")
+        .contains("host available");
+    String usable = output.lines().filter(l -> l.startsWith("usable backends:")).findFirst().orElseThrow();
+    assertThat(usable).contains("host").doesNotContain("ucx");
+  }
+
+  @Test
+  void aNodeWithoutUcxStillMovesBytesThroughTheHostBackend() {
+    long bytes = 1 << 20;
+    try (ChildTarget node = ChildTarget.start("host", bytes, "", false, HIDDEN);
+        Engine engine = Engine.open(EngineConfig.defaults().withBackends("host"))) {
+      HostMemory memory = engine.allocate("source", bytes);
+      Patterns.fill(memory.segment(), 3);
+      Registration source = engine.register(RegionRequest.of(memory)).registration("host").orElseThrow();
+      Peer peer = engine.connect(node.address());
+      TransferResult result = peer.write(new TransferBatch().add(source, 0, peer.attach(node.key()), 0, bytes));
+
+      assertThat(result.succeeded()).isTrue();
+      assertThat(node.crc(0, bytes)).isEqualTo(Patterns.crc(memory.segment(), 0, bytes));
+    }
+  }
+}
