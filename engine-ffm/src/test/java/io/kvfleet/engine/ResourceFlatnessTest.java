@@ -31,9 +31,11 @@ class ResourceFlatnessTest {
     long[] malloc = results.get("malloc");
     assertThat(fds[1] - fds[0]).as("open file descriptors, before %d after %d", fds[0], fds[1])
         .isLessThanOrEqualTo(2);
+    // 8 MiB over 10,000 registrations and 100,000 batches: a leak of 80 bytes a batch or 800 a
+    // registration fails; the JIT's and GC's own malloc use on a loaded 2-core machine does not.
     assertThat(malloc[1] - malloc[0])
         .as("bytes held by malloc, before %d after %d", malloc[0], malloc[1])
-        .isLessThan(2 * MIB);
+        .isLessThan(8 * MIB);
     assertThat(rss[1] - rss[0]).as("RSS, before %d after %d", rss[0], rss[1])
         .isLessThan(16 * MIB);
   }
