@@ -23,6 +23,11 @@ public final class KvfleetException extends RuntimeException {
         + " refusing new work until Kafka is reachable again (nothing was dropped)", null);
   }
 
+  /** A benchmark could not set up, run or stop what it measures. */
+  public static KvfleetException benchFailed(String what, Throwable cause) {
+    return new KvfleetException(cause == null ? what : what + ": " + cause, cause);
+  }
+
   /** A command was given something it cannot use. */
   public static KvfleetException badInput(String message) {
     return new KvfleetException(message, null);

@@ -25,6 +25,7 @@ final class ClosedLoop {
     var permits = new Semaphore(window);
     var measurement = Measurement.closedLoop(permits);
     meter.install(measurement);
+    var cpu = CpuMeter.start();
     long start = System.nanoTime();
     long end = start + duration.toNanos();
     long id = firstId;
@@ -36,8 +37,9 @@ final class ClosedLoop {
     }
     long answeredInRun = measurement.answered();
     double seconds = (System.nanoTime() - start) / 1e9;
+    var used = cpu.stop();
     measurement.awaitAnswers(drain);
     return new PhaseResult(target.name(), "saturation, window " + window, measurement.latencies(),
-        id - firstId, measurement.answered(), measurement.failed(), answeredInRun / seconds);
+        id - firstId, measurement.answered(), measurement.failed(), answeredInRun / seconds, used);
   }
 }

@@ -37,6 +37,7 @@ final class LoadGenerator {
     var measurement = Measurement.openLoop();
     meter.install(measurement);
     long n = count(duration);
+    var cpu = CpuMeter.start();
     long start = System.nanoTime();
     for (long i = 0; i < n; i++) {
       long due = start + dueAfter(i);
@@ -44,11 +45,12 @@ final class LoadGenerator {
       measurement.started(firstId + i, due);
       target.send(firstId + i);
     }
+    var used = cpu.stop();
     measurement.awaitAnswers(drain);
     long last = measurement.lastAnswerNanos();
     double seconds = Math.max(last - start, 1) / 1e9;
     return new PhaseResult(target.name(), rate + "/s", measurement.latencies(), n,
-        measurement.answered(), measurement.failed(), measurement.answered() / seconds);
+        measurement.answered(), measurement.failed(), measurement.answered() / seconds, used);
   }
 
   private static void waitUntil(long dueNanos) {

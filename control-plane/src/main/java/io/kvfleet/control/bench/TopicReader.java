@@ -14,6 +14,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads every partition of one topic from its end at start, on its own thread (no consumer group,
@@ -21,6 +23,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * are fixed, so nothing written after it returns is missed.
  */
 final class TopicReader<V> implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TopicReader.class);
   private static final Duration READY_LIMIT = Duration.ofSeconds(60);
 
   private final KafkaConsumer<String, V> consumer;
@@ -35,7 +38,7 @@ final class TopicReader<V> implements AutoCloseable {
         ConsumerConfig.CLIENT_ID_CONFIG, clientId,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
         new StringDeserializer(), values);
-    thread = Thread.ofPlatform().name(clientId).daemon().unstarted(() -> loop(topic, handler));
+    thread = Thread.ofPlatform().name(clientId).daemon().unstarted(() -> loop(clientId, topic, handler));
   }
 
   /** Starts reading {@code topic} from its current end; returns once reading has begun. */
@@ -51,7 +54,7 @@ final class TopicReader<V> implements AutoCloseable {
     return reader;
   }
 
-  private void loop(String topic, Consumer<ConsumerRecord<String, V>> handler) {
+  private void loop(String clientId, String topic, Consumer<ConsumerRecord<String, V>> handler) {
     try (consumer) {
       List<TopicPartition> partitions = partitionsOf(topic);
       consumer.assign(partitions);
@@ -66,6 +69,7 @@ final class TopicReader<V> implements AutoCloseable {
     } catch (WakeupException e) {
       // close() asked us to stop.
     } catch (RuntimeException e) {
+      LOG.error("{} stopped reading {}; requests it would have answered stay unanswered", clientId, topic, e);
       failure = e;
       ready.countDown();
     }

@@ -34,6 +34,13 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--rate", defaultValue = "5", description = "Transfer requests per second (default: ${DEFAULT-VALUE})")
   int rate;
 
+  @Option(names = "--crash-node", description = "Failure injection: this node's agent goes silent, as if killed "
+      + "(prefill-0 or decode-0)")
+  String crashNode;
+
+  @Option(names = "--crash-after", defaultValue = "10s", description = "When --crash-node crashes (default: ${DEFAULT-VALUE})")
+  Duration crashAfter;
+
   @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
   short replicationFactor;
 
@@ -60,6 +67,9 @@ final class DemoCommand implements Callable<Integer> {
     try (var tail = EventTail.start(bootstrapServers, Topics.ALL, r -> show(r, state, malformed))) {
       try (var fleet = new DemoFleet(bootstrapServers)) {
         fleet.start(rate);
+        if (crashNode != null) {
+          fleet.crashLater(crashNode, crashAfter);
+        }
         if (duration == null) {
           stop.await();
         } else {

@@ -3,6 +3,7 @@ package io.kvfleet.control.cli;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.events.Topics;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -19,10 +20,13 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   int port;
 
   @Override
-  public Integer call() throws InterruptedException {
-    var kafka = dataDir == null ? EmbeddedKafka.startInTempDir() : EmbeddedKafka.start(dataDir, false, port);
+  public Integer call() throws Exception {
+    var kafka = dataDir == null
+        ? EmbeddedKafka.start(Files.createTempDirectory("kvfleet-kafka-"), true, port)
+        : EmbeddedKafka.start(dataDir, false, port);
     FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
     System.out.println("kafka: bootstrap servers " + kafka.bootstrapServers() + ", data in " + kafka.dataDir());
+    System.out.println("kvfleet-kafka=" + kafka.bootstrapServers());
     System.out.println("kafka: topics " + String.join(", ", Topics.ALL) + "; logs in " + Kvfleet.logFile());
     var stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -10,7 +10,9 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "kvfleet 0.1.0",
     description = "Control plane for moving KV cache and model state across an LLM inference fleet.",
-    subcommands = {DemoCommand.class, TailCommand.class, KafkaCommand.class, BenchCommand.class})
+    subcommands = {DemoCommand.class, TailCommand.class, KafkaCommand.class, CoordinatorCommand.class,
+        NodeCommand.class, BenchCommand.class,
+        ExportCommand.class, ReplayCommand.class, ExplainCommand.class})
 public final class Kvfleet implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -3,6 +3,7 @@ package io.kvfleet.control.coordinator;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
@@ -12,18 +13,24 @@ import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.PeerStatus;
 import io.kvfleet.events.state.PeerView;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -36,6 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At start it reads the log from the beginning and decides nothing until it has caught up with
  * the end offsets it found, so a restart never dispatches a transfer the log already answered.
+ * With snapshots ({@link #withSnapshots}) it starts from the newest valid one and reads only the
+ * tail. It records the order it folds records in and reports it with its hash ({@link FoldPosition}),
+ * so a replay of the same records in that order reaches the same hash.
  */
 public final class Coordinator extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -43,9 +53,14 @@ public final class Coordinator extends VerticleBase {
   private final String bootstrapServers;
   private final EventPublisher publisher;
   private final Clock clock;
-  private final FleetState state = new FleetState();
+  private FleetState state = new FleetState();
+  private FoldOrder.Builder folded = new FoldOrder.Builder(FoldOrder.EMPTY);
+  private Snapshotting snapshots = Snapshotting.NONE;
+  private String startedFrom = "";
+  private final Promise<Void> caughtUp = Promise.promise();
   private final TransferDecider decider;
   private final Set<String> decided = new HashSet<>();
+  private final WaitingRequests waiting = new WaitingRequests();
   private final Set<String> lostAnnounced = new HashSet<>();
   private final Set<String> endedHere = new HashSet<>();
   /** A node that joined but never heartbeat is given this long before it counts as lost. */
@@ -61,19 +76,60 @@ public final class Coordinator extends VerticleBase {
     this.decider = new TransferDecider(publisher.producerId());
   }
 
+  /** Starts from the newest valid snapshot in {@code store} and writes new ones as it goes; call before deploying. */
+  public Coordinator withSnapshots(SnapshotStore store, Duration interval, long everyEvents) {
+    this.snapshots = new Snapshotting(store, interval, everyEvents);
+    return this;
+  }
+
   @Override
   public Future<?> start() {
     consumer = KafkaConsumer.create(vertx, LogReader.config(bootstrapServers, publisher.producerId()),
         new StringDeserializer(), new EnvelopeDeserializer());
-    consumer.handler(this::onRecord);
     vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
         message -> message.reply(Json.write(status())));
+    vertx.eventBus().consumer(FoldPosition.address(publisher.producerId()),
+        message -> message.reply(Json.write(position())));
     vertx.setPeriodic(200, t -> enforceDeadlinesAndLeases());
-    return LogReader.assignFromBeginning(consumer, Topics.ALL)
+    vertx.setPeriodic(snapshots.interval().toMillis(), t -> writeSnapshot());
+    // The snapshot is read and checked on a worker while the consumer finds the log's partitions and ends.
+    var loading = snapshots.load(vertx, publisher.producerId());
+    var assigning = LogReader.assignFromBeginning(consumer, Topics.ALL);
+    return Future.all(loading, assigning)
+        .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
+          // Records flow only now: none may be folded before a snapshot's state is in place.
+          consumer.handler(this::onRecord);
           decideIfCaughtUp();
         });
+  }
+
+  /** Takes over a snapshot's state and order, if it belongs to this log, and seeks past what it covers. */
+  private Future<?> resume(Optional<SnapshotStore.Snapshot> loaded, Map<TopicPartition, Long> ends) {
+    if (loaded.isEmpty() || !Snapshotting.fits(loaded.get(), ends)) {
+      return Future.succeededFuture();
+    }
+    var snapshot = loaded.get();
+    state = snapshot.state();
+    folded = new FoldOrder.Builder(snapshot.header().order());
+    startedFrom = snapshot.file().getFileName().toString();
+    snapshot.header().order().runs().forEach(r -> catchUp.advance(r.topic(), r.partition(), r.to()));
+    return Snapshotting.seekPast(consumer, snapshot.header().order());
+  }
+
+  private void writeSnapshot() {
+    snapshots.maybeWrite(vertx, publisher.producerId(), state, folded, clock);
+  }
+
+  /** Completes once the coordinator has caught up with the log it found at start and begins deciding. */
+  public Future<Void> caughtUp() {
+    return caughtUp.future();
+  }
+
+  private FoldPosition position() {
+    return new FoldPosition(publisher.producerId(), state.appliedCount(), state.hash(), folded.nextOffsets(),
+        folded.build(), startedFrom);
   }
 
   @Override
@@ -88,11 +144,16 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void onRecord(KafkaConsumerRecord<String, Decoded> record) {
+    if (!folded.add(record.topic(), record.partition(), record.offset())) {
+      return; // folded already: covered by the snapshot this coordinator started from
+    }
     switch (record.value()) {
       case Decoded.Event e -> {
         state.apply(e.envelope());
         if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r) {
           decide(r);
+        } else if (catchUp.isDone() && record.topic().equals(Topics.NODES) && !waiting.isEmpty()) {
+          waiting.retry(decider, state, clock.instant()).forEach(this::act);
         }
       }
       case Decoded.Malformed m -> {
@@ -107,6 +168,8 @@ public final class Coordinator extends VerticleBase {
   private void decideIfCaughtUp() {
     if (catchUp.markAnnounced()) {
       LOG.info("caught up with the log after {} events; deciding", state.appliedCount());
+      writeSnapshot();
+      caughtUp.tryComplete();
       state.inFlightTransfers().stream()
           .filter(t -> t.status() == TransferStatus.REQUESTED)
           .forEach(t -> decide(t.request()));
@@ -117,14 +180,27 @@ public final class Coordinator extends VerticleBase {
     if (!decided.add(request.transferId())) {
       return;
     }
-    switch (decider.decide(state, request, clock.instant())) {
+    var decision = decider.decide(state, request, clock.instant());
+    if (decision instanceof Decision.Wait wait) {
+      waiting.add(request, wait, clock.instant());
+    } else {
+      act(decision);
+    }
+  }
+
+  private void act(Decision decision) {
+    switch (decision) {
       case Decision.Reject r -> publish(r.event());
+      case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
-      case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> vertx.eventBus()
-          .request(NodeAgent.address(request.sourceNode()), Json.write(d.order()),
-              new DeliveryOptions().setSendTimeout(request.deadlineMillis() - clock.millis() + 1_000))
-          .onFailure(err -> LOG.warn("agent {} did not answer for {}: {}",
-              request.sourceNode(), request.transferId(), err.getMessage())));
+      case Decision.Dispatch d -> {
+        var request = d.order().request();
+        publish(d.event()).onSuccess(v -> vertx.eventBus()
+            .request(NodeAgent.address(request.sourceNode()), Json.write(d.order()),
+                new DeliveryOptions().setSendTimeout(request.deadlineMillis() - clock.millis() + 1_000))
+            .onFailure(err -> LOG.warn("agent {} did not answer for {}: {}",
+                request.sourceNode(), request.transferId(), err.getMessage())));
+      }
     }
   }
 
@@ -133,6 +209,9 @@ public final class Coordinator extends VerticleBase {
       return;
     }
     long now = clock.millis();
+    if (!waiting.isEmpty()) {
+      waiting.retry(decider, state, clock.instant()).forEach(this::act);
+    }
     for (var peer : state.peers()) {
       String key = peer.nodeId() + "@" + peer.epoch();
       if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && lostAnnounced.add(key)) {

@@ -12,6 +12,13 @@ sealed interface Decision {
   /** Run it: publish the dispatch, then send the order to the source node's agent. */
   record Dispatch(TransferDispatched event, TransferOrder order) implements Decision {}
 
+  /**
+   * The request names a node, epoch or region the state does not know yet. Node events and
+   * transfer requests come on different topics, so the state may just be behind: decide again as
+   * node events arrive, and reject with {@code ifStill} when the grace runs out.
+   */
+  record Wait(TransferRejected ifStill) implements Decision {}
+
   /** Nothing to do: the request was already answered (a duplicate id). */
   record AlreadyAnswered(String transferId) implements Decision {}
 }

@@ -52,18 +52,16 @@ final class TransferDecider {
     if (destination.isPresent()) {
       return destination.get().toDecision(request);
     }
-    var src = state.region(request.sourceNode(), request.sourceRegion());
-    var dst = state.region(request.destinationNode(), request.destinationRegion());
-    if (src.isEmpty() || src.get().status() != RegionStatus.LIVE) {
-      return reject(request, UNKNOWN_REGION, regionDetail(state, request.sourceNode(), request.sourceRegion()));
+    var unknownRegion = regionProblem(state, request.sourceNode(), request.sourceRegion())
+        .or(() -> regionProblem(state, request.destinationNode(), request.destinationRegion()));
+    if (unknownRegion.isPresent()) {
+      return unknownRegion.get().toDecision(request);
     }
-    if (dst.isEmpty() || dst.get().status() != RegionStatus.LIVE) {
-      return reject(request, UNKNOWN_REGION,
-          regionDetail(state, request.destinationNode(), request.destinationRegion()));
-    }
-    return checkRanges(request, src.get(), dst.get())
+    var src = state.region(request.sourceNode(), request.sourceRegion()).orElseThrow();
+    var dst = state.region(request.destinationNode(), request.destinationRegion()).orElseThrow();
+    return checkRanges(request, src, dst)
         .map(problem -> problem.toDecision(request))
-        .orElseGet(() -> exposure(state, request, src.get(), dst.get()));
+        .orElseGet(() -> exposure(state, request, src, dst));
   }
 
   private Decision exposure(FleetState state, TransferRequested request, RegionView src, RegionView dst) {
@@ -105,7 +103,11 @@ final class TransferDecider {
   private static Optional<Problem> peerProblem(FleetState state, String nodeId, long epoch) {
     var peer = state.peer(nodeId);
     if (peer.isEmpty()) {
-      return Optional.of(new Problem(UNKNOWN_PEER, "no node " + nodeId + " has joined"));
+      return Optional.of(Problem.perhapsBehind(UNKNOWN_PEER, "no node " + nodeId + " has joined"));
+    }
+    if (peer.get().epoch() < epoch) {
+      return Optional.of(Problem.perhapsBehind(UNKNOWN_PEER, "request names " + nodeId + " epoch " + epoch
+          + ", which has not joined (current epoch " + peer.get().epoch() + ")"));
     }
     if (peer.get().epoch() != epoch) {
       return Optional.of(new Problem(STALE_EPOCH, "request names " + nodeId + " epoch " + epoch
@@ -117,20 +119,36 @@ final class TransferDecider {
     return Optional.empty();
   }
 
-  private static String regionDetail(FleetState state, String nodeId, String regionId) {
-    if (state.isStale(nodeId, regionId)) {
-      return "region " + regionId + " of " + nodeId + " belongs to an older epoch; it is stale";
+  private static Optional<Problem> regionProblem(FleetState state, String nodeId, String regionId) {
+    var region = state.region(nodeId, regionId);
+    if (region.isPresent() && region.get().status() == RegionStatus.LIVE) {
+      return Optional.empty();
     }
-    return "region " + regionId + " of " + nodeId + " is not registered at its current epoch";
+    if (state.isStale(nodeId, regionId)) {
+      return Optional.of(new Problem(UNKNOWN_REGION,
+          "region " + regionId + " of " + nodeId + " belongs to an older epoch; it is stale", false));
+    }
+    return Optional.of(Problem.perhapsBehind(UNKNOWN_REGION,
+        "region " + regionId + " of " + nodeId + " is not registered at its current epoch"));
   }
 
   private Decision reject(TransferRequested request, String reason, String detail) {
     return new Decision.Reject(new TransferRejected(request.transferId(), request.sourceNode(), reason, detail));
   }
 
-  private record Problem(String reason, String detail) {
+  /** Why a request fails, and whether the state may just not have read far enough to know better. */
+  private record Problem(String reason, String detail, boolean stateMayBeBehind) {
+    Problem(String reason, String detail) {
+      this(reason, detail, false);
+    }
+
+    static Problem perhapsBehind(String reason, String detail) {
+      return new Problem(reason, detail, true);
+    }
+
     Decision toDecision(TransferRequested request) {
-      return new Decision.Reject(new TransferRejected(request.transferId(), request.sourceNode(), reason, detail));
+      var rejected = new TransferRejected(request.transferId(), request.sourceNode(), reason, detail);
+      return stateMayBeBehind ? new Decision.Wait(rejected) : new Decision.Reject(rejected);
     }
   }
 }

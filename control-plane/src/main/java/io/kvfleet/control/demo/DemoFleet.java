@@ -2,11 +2,13 @@ package io.kvfleet.control.demo;
 
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.agent.DataPlane;
-import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.agent.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.engine.Engine;
+import io.kvfleet.engine.EngineConfig;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +28,7 @@ public final class DemoFleet implements AutoCloseable {
   private final Vertx vertx = Vertx.vertx();
   private final List<AutoCloseable> owned = new ArrayList<>();
   private final List<String> agentDeployments = new ArrayList<>();
+  private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private long workloadTimer = -1;
 
   public DemoFleet(String bootstrapServers) {
@@ -49,10 +52,24 @@ public final class DemoFleet implements AutoCloseable {
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers.components(),
         RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1));
-    DataPlane dataPlane = own(new InProcessDataPlane());
+    DataPlane dataPlane = own(new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(nodeId))));
     var events = own(new EventPublisher(bootstrapServers, nodeId, epoch, clock));
-    agentDeployments.add(await(vertx.deployVerticle(new NodeAgent(config, dataPlane, events))));
+    var agent = new NodeAgent(config, dataPlane, events);
+    agents.put(nodeId, agent);
+    agentDeployments.add(await(vertx.deployVerticle(agent)));
     return epoch;
+  }
+
+  /** Failure injection: {@code nodeId}'s agent goes silent after {@code delay}, as if killed. */
+  public void crashLater(String nodeId, Duration delay) {
+    var agent = agents.get(nodeId);
+    if (agent == null) {
+      throw io.kvfleet.control.KvfleetException.badInput("no node " + nodeId + " in the demo; it has " + agents.keySet());
+    }
+    vertx.setTimer(Math.max(1, delay.toMillis()), t -> {
+      System.out.println("kvfleet demo: crashing " + nodeId + " now (no heartbeats, no answers, no goodbye)");
+      agent.crash();
+    });
   }
 
   /** Stops the router and lets the agents leave the fleet cleanly. */

@@ -122,7 +122,8 @@ public final class EventPublisher implements AutoCloseable {
     return KvfleetException.bufferFull(producerId, capacity);
   }
 
-  private static Map<String, Object> producerConfig(String bootstrapServers, String producerId) {
+  /** The producer settings of every kvfleet event producer (the bench's raw reference uses them too). */
+  public static Map<String, Object> producerConfig(String bootstrapServers, String producerId) {
     return Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.CLIENT_ID_CONFIG, "kvfleet-" + producerId,

@@ -21,11 +21,16 @@ public final class FleetTopics {
 
   /** Creates every fleet topic that does not exist yet, with the given replication factor. */
   public static void ensure(String bootstrapServers, short replicationFactor) {
+    ensure(bootstrapServers, replicationFactor, Topics.ALL);
+  }
+
+  /** Creates those of {@code topics} that do not exist yet, with {@link #PARTITIONS} partitions each. */
+  public static void ensure(String bootstrapServers, short replicationFactor, List<String> topics) {
     try (var admin = Admin.create(Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
       var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-      List<NewTopic> missing = Topics.ALL.stream()
+      List<NewTopic> missing = topics.stream()
           .filter(t -> !existing.contains(t))
           .map(t -> new NewTopic(t, PARTITIONS, replicationFactor))
           .toList();

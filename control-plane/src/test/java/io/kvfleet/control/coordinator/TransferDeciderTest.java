@@ -59,8 +59,13 @@ class TransferDeciderTest {
   }
 
   @Test
-  void rejectsTransferFromUnknownPeer() {
-    assertRejected(given().decide(request("t1", 3, 4, range(0, 0, PAGE))), ReasonCodes.UNKNOWN_PEER);
+  void waitsForNodeEventsBeforeRejectingATransferFromAnUnknownPeer() {
+    assertWaits(given().decide(request("t1", 3, 4, range(0, 0, PAGE))), ReasonCodes.UNKNOWN_PEER);
+  }
+
+  @Test
+  void waitsForTheJoinOfAnEpochNewerThanTheStateKnows() {
+    assertWaits(twoLiveNodes().decide(request("t1", 3, 5, range(0, 0, PAGE))), ReasonCodes.UNKNOWN_PEER);
   }
 
   @Test
@@ -75,10 +80,10 @@ class TransferDeciderTest {
   }
 
   @Test
-  void rejectsTransferToUnregisteredRegion() {
+  void waitsForTheRegistrationOfAnUnregisteredRegion() {
     var request = new TransferRequested("t1", "prefill-0", 3, "kv", "decode-0", 4, "state-7", TransferOp.WRITE,
         List.of(range(0, 0, PAGE)), NOW.plusSeconds(10).toEpochMilli(), false);
-    assertRejected(twoLiveNodes().decide(request), ReasonCodes.UNKNOWN_REGION);
+    assertWaits(twoLiveNodes().decide(request), ReasonCodes.UNKNOWN_REGION);
   }
 
   @Test
@@ -126,6 +131,13 @@ class TransferDeciderTest {
     var first = request("t1", 3, 4, range(0, 0, PAGE));
     twoLiveNodes().given(first, new TransferCompleted("t1", "prefill-0", PAGE, 1_000, "ucx/tcp", ""));
     assertThat(decide(first)).isInstanceOf(Decision.AlreadyAnswered.class);
+  }
+
+  private static void assertWaits(Decision decision, String reasonIfStill) {
+    assertThat(decision).isInstanceOfSatisfying(Decision.Wait.class, w -> {
+      assertThat(w.ifStill().reason()).isEqualTo(reasonIfStill);
+      assertThat(w.ifStill().detail()).isNotBlank();
+    });
   }
 
   private static void assertRejected(Decision decision, String reason) {

@@ -77,6 +77,16 @@ class TransferLifecycleIT {
   }
 
   @Test
+  void rejectsARequestForANodeThatNeverJoinsOnceTheGraceRunsOut() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-nobody", 1, 1, Duration.ofSeconds(30));
+    fleet.awaitState("the request to be answered", WAIT, s -> s.counts().rejected() == 1);
+    assertThat(fleet.events("t-nobody", e -> e instanceof TransferRejected)).singleElement()
+        .satisfies(e -> assertThat(((TransferRejected) e).reason()).isEqualTo(ReasonCodes.UNKNOWN_PEER));
+  }
+
+  @Test
   void declaresLostANodeThatDiesBeforeItsFirstHeartbeat() throws Exception {
     fleet.startCoordinator();
     fleet.publishAs("decode-0", 1, new PeerJoined("decode-0", 1, "127.0.0.1", "", List.of()));

@@ -35,6 +35,12 @@ import java.util.TreeMap;
  * replay), so there are no locks. Hand results to other threads as the immutable views it returns.
  */
 public final class FleetState {
+  /**
+   * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
+   * snapshots written by an older fold are replayed from the log instead of trusted.
+   */
+  public static final int FOLD_VERSION = 1;
+
   private final Peers peers = new Peers();
   private final Regions regions = new Regions();
   private final Transfers transfers = new Transfers();
@@ -219,9 +225,49 @@ public final class FleetState {
    * every JVM, whatever the iteration order of any map.
    */
   public String hash() {
-    return Canonical.sha256(
-        List.of(
-            applied, peers.hashPart(), regions.hashParts(), transfers.hashPart(),
-            sequences.hashPart(), skipped, decisions, opaqueByType, violations));
+    return image().hash();
+  }
+
+  /** Whether the log already gave this producer incarnation's {@code sequence} (a redelivery). */
+  public boolean hasSeen(String producer, long epoch, long sequence) {
+    return sequences.contains(producer, epoch, sequence);
+  }
+
+  /** How many invariant breaks were recorded, without copying them. */
+  public int violationCount() {
+    return violations.size();
+  }
+
+  /** The invariant breaks recorded from the {@code from}-th on (from 0), in log order. */
+  public List<Violation> violationsFrom(int from) {
+    return List.copyOf(violations.subList(Math.min(from, violations.size()), violations.size()));
+  }
+
+  /** The sequence numbers missing between those seen, per producer incarnation. */
+  public List<SequenceGap> sequenceGaps() {
+    return sequences.gaps();
+  }
+
+  /** Every part of the state, copied: what the hash covers and a snapshot stores. */
+  StateImage image() {
+    return new StateImage(
+        applied, peers.image(), regions.viewsImage(), regions.staleRegistrations(), regions.failures(),
+        regions.failuresByReason(), transfers.image(), sequences.hashPart(), List.copyOf(skipped),
+        List.copyOf(decisions), new TreeMap<>(opaqueByType), List.copyOf(violations));
+  }
+
+  /** The state an image describes; folding on from it is folding on from the state it was taken of. */
+  static FleetState restore(StateImage image) {
+    var state = new FleetState();
+    state.applied = image.applied();
+    state.peers.restore(image.peers());
+    state.regions.restore(image.regions(), image.staleRegistrations(), image.failures());
+    state.transfers.restore(image.transfers());
+    state.sequences.restore(image.sequences());
+    state.skipped.addAll(image.skipped());
+    state.decisions.addAll(image.decisions());
+    state.opaqueByType.putAll(image.opaqueByType());
+    state.violations.addAll(image.violations());
+    return state;
   }
 }

@@ -90,7 +90,11 @@ final class Peers {
     return (int) views.values().stream().filter(v -> v.status() == PeerStatus.ALIVE).count();
   }
 
-  Object hashPart() {
-    return views;
+  SortedMap<String, PeerView> image() {
+    return new TreeMap<>(views);
+  }
+
+  void restore(SortedMap<String, PeerView> image) {
+    views.putAll(image);
   }
 }

@@ -111,7 +111,16 @@ final class Regions {
     return new TreeMap<>(failuresByReason);
   }
 
-  List<Object> hashParts() {
-    return List.of(views, staleRegistrations, failures, failuresByReason);
+  SortedMap<RegionKey, RegionView> viewsImage() {
+    return new TreeMap<>(views);
+  }
+
+  /** Restores the views and logs; the stale-key index and the counts by reason are rebuilt. */
+  void restore(SortedMap<RegionKey, RegionView> image, List<StaleRegistration> stale, List<RegistrationFailed> failed) {
+    views.putAll(image);
+    staleRegistrations.addAll(stale);
+    stale.forEach(s -> staleKeys.add(new RegionKey(s.nodeId(), s.regionId())));
+    failures.addAll(failed);
+    failed.forEach(f -> failuresByReason.merge(f.reason(), 1L, Long::sum));
   }
 }

@@ -48,6 +48,31 @@ final class Sequences {
     return true;
   }
 
+  /** Whether {@code sequence} of this producer incarnation was seen. */
+  boolean contains(String producer, long epoch, long sequence) {
+    TreeMap<Long, Long> seen = runs.get(new Producer(producer, epoch));
+    if (seen == null) {
+      return false;
+    }
+    Map.Entry<Long, Long> below = seen.floorEntry(sequence);
+    return below != null && below.getValue() >= sequence;
+  }
+
+  /** The numbers missing between the runs of each producer incarnation, by producer. */
+  List<SequenceGap> gaps() {
+    var gaps = new java.util.ArrayList<SequenceGap>();
+    runs.forEach((key, seen) -> {
+      Long previousLast = null;
+      for (Map.Entry<Long, Long> run : seen.entrySet()) {
+        if (previousLast != null) {
+          gaps.add(new SequenceGap(key.producer(), key.epoch(), previousLast + 1, run.getKey() - 1));
+        }
+        previousLast = run.getValue();
+      }
+    });
+    return gaps;
+  }
+
   List<SequenceView> views() {
     return runs.entrySet().stream().map(e -> view(e.getKey(), e.getValue())).toList();
   }
@@ -61,7 +86,19 @@ final class Sequences {
         duplicates.getOrDefault(key, 0L));
   }
 
-  Object hashPart() {
+  /** Restores what {@link #hashPart()} gave: the runs and duplicates of every producer incarnation. */
+  void restore(Map<Producer, Seen> parts) {
+    parts.forEach((key, seen) -> {
+      var restored = new TreeMap<Long, Long>();
+      seen.runs().forEach(run -> restored.put(run.first(), run.last()));
+      runs.put(key, restored);
+      if (seen.duplicates() > 0) {
+        duplicates.put(key, seen.duplicates());
+      }
+    });
+  }
+
+  TreeMap<Producer, Seen> hashPart() {
     var parts = new TreeMap<Producer, Seen>();
     runs.forEach(
         (key, seen) ->

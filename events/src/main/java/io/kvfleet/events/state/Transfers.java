@@ -98,7 +98,11 @@ final class Transfers {
     return (int) views.values().stream().filter(v -> v.status() == status).count();
   }
 
-  Object hashPart() {
-    return views;
+  SortedMap<String, TransferView> image() {
+    return new TreeMap<>(views);
+  }
+
+  void restore(SortedMap<String, TransferView> image) {
+    views.putAll(image);
   }
 }

@@ -1,0 +1,109 @@
+package io.kvfleet.control.bench;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.RegionDeregistered;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.RegistrationDecision;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EnvelopeDeserializer;
+import java.time.Duration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Reads {@code kvfleet.transfers} as a router watching outcomes would, decoding every record, and
+ * answers a bench request when its transfer's terminal event (completed, failed, rejected, timed
+ * out) is read. Transfer ids are {@code <prefix><n>}; negative {@code n} are readiness probes.
+ */
+final class TerminalReader implements AutoCloseable {
+  private final String prefix;
+  private final Target.Answers answers;
+  private final LinkedBlockingQueue<Boolean> probes = new LinkedBlockingQueue<>();
+  private TopicReader<Decoded> reader;
+
+  private TerminalReader(String prefix, Target.Answers answers) {
+    this.prefix = prefix;
+    this.answers = answers;
+  }
+
+  /** Starts reading from the topic's current end. */
+  static TerminalReader start(String bootstrapServers, String prefix, Target.Answers answers)
+      throws InterruptedException {
+    var terminals = new TerminalReader(prefix, answers);
+    terminals.reader = TopicReader.start(bootstrapServers, "bench-terminals", Topics.TRANSFERS,
+        new EnvelopeDeserializer(), terminals::onRecord);
+    return terminals;
+  }
+
+  /**
+   * Sends probe requests through {@code send} until one completes: the coordinator has then folded
+   * both nodes' registrations and the whole path works.
+   */
+  void awaitFirstCompletion(LongConsumer send, Duration limit) throws InterruptedException {
+    long end = System.nanoTime() + limit.toNanos();
+    for (long probe = -1; System.nanoTime() < end; probe--) {
+      send.accept(probe);
+      Boolean ok = probes.poll(10, TimeUnit.SECONDS);
+      if (Boolean.TRUE.equals(ok)) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw KvfleetException.benchFailed("no probe transfer completed within " + limit
+        + "; is the coordinator reading " + Topics.ALL + "?", null);
+  }
+
+  private void onRecord(ConsumerRecord<String, Decoded> record) {
+    long now = System.nanoTime();
+    if (!(record.value() instanceof Decoded.Event e)) {
+      return;
+    }
+    var outcome = outcome(e.envelope().data());
+    String id = e.envelope().data().subject();
+    if (outcome == Outcome.NOT_TERMINAL || !id.startsWith(prefix)) {
+      return;
+    }
+    long n = Long.parseLong(id, prefix.length(), id.length(), 10);
+    if (n < 0) {
+      probes.offer(outcome == Outcome.OK);
+    } else {
+      answers.answered(n, now, outcome == Outcome.OK);
+    }
+  }
+
+  private static Outcome outcome(FleetEvent event) {
+    return switch (event) {
+      case TransferCompleted _ -> Outcome.OK;
+      case TransferFailed _, TransferRejected _, TransferTimedOut _ -> Outcome.FAILED;
+      case TransferRequested _, TransferDispatched _, PeerJoined _, PeerHeartbeat _, PeerLost _,
+          PeerLeft _, RegionRegistered _, RegistrationFailed _, RegionSkipped _, RegionDeregistered _,
+          RegistrationDecision _, OpaqueEvent _ -> Outcome.NOT_TERMINAL;
+    };
+  }
+
+  private enum Outcome { OK, FAILED, NOT_TERMINAL }
+
+  @Override
+  public void close() {
+    if (reader != null) {
+      reader.close();
+    }
+  }
+}

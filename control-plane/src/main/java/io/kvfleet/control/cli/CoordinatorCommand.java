@@ -1,0 +1,53 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.agent.AgentConfig;
+import io.kvfleet.control.coordinator.Coordinator;
+import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.control.replay.SnapshotStore;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code kvfleet coordinator}: folds the fleet's log and dispatches transfers to node agents. */
+@Command(name = "coordinator", mixinStandardHelpOptions = true,
+    description = "Run a coordinator: fold the fleet's events from Kafka, validate transfer requests, "
+        + "dispatch them over the clustered EventBus, end transfers of lost peers and passed deadlines.")
+final class CoordinatorCommand implements Callable<Integer> {
+  @Mixin ClusterOptions cluster;
+
+  @Option(names = "--id", defaultValue = "coordinator-0", description = "Coordinator id (default: ${DEFAULT-VALUE})")
+  String coordinatorId;
+
+  @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
+  java.nio.file.Path snapshotDir;
+
+  @Override
+  public Integer call() throws Exception {
+    FleetTopics.ensure(cluster.bootstrapServers, (short) 1);
+    var vertx = cluster.joinCluster();
+    var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
+    var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC());
+    if (snapshotDir != null) {
+      coordinator.withSnapshots(new SnapshotStore(snapshotDir), java.time.Duration.ofSeconds(30), 10_000);
+    }
+    vertx.deployVerticle(coordinator)
+        .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
+    System.out.println("kvfleet-coordinator=ready");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        System.err.println("coordinator: unclean stop: " + e.getMessage());
+      } finally {
+        events.close();
+      }
+    }));
+    Thread.currentThread().join();
+    return 0;
+  }
+}

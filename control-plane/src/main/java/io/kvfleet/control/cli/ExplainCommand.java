@@ -1,0 +1,58 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.replay.ReplayJson;
+import io.kvfleet.control.replay.ReplayRunner;
+import io.kvfleet.control.replay.ReplayText;
+import io.kvfleet.events.replay.ExplainTarget;
+import io.kvfleet.events.replay.Replay;
+import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.replay.Until;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvfleet explain}: the causal chain behind one transfer, region or node. */
+@Command(name = "explain", mixinStandardHelpOptions = true,
+    description = "Replay the log (from Kafka or an export) and explain one entity: why a transfer ended as it did, "
+        + "what happened to a region over its node's incarnations, or a node's life from join to end.")
+final class ExplainCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "KIND", description = "transfer, region or node")
+  String kind;
+
+  @Parameters(index = "1", paramLabel = "ID", description = "a transfer id, a region as NODE/REGION (or REGION "
+      + "when only one node has it), or a node id")
+  String id;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  SourceOptions from;
+
+  @Option(names = "--until", description = "Explain as of a time, a record (kvfleet.nodes-1@42) or a record count")
+  String until;
+
+  @Option(names = "--json", description = "Print JSON for tools")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    try {
+      var target = ExplainTarget.of(kind, id);
+      var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))
+          .explaining(target);
+      var replay = new Replay(options);
+      ReplayRunner.run(from.source(), replay, !json);
+      var explanation = replay.finish().explain(target);
+      if (json) {
+        System.out.println(ReplayJson.pretty(explanation));
+      } else {
+        ReplayText.explanation(explanation, System.out);
+      }
+      return explanation.found() ? 0 : 1;
+    } catch (KvfleetException | IllegalArgumentException e) {
+      System.err.println("kvfleet explain: " + e.getMessage());
+      return 2;
+    }
+  }
+}

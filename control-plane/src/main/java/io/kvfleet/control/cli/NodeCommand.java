@@ -1,0 +1,64 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.agent.AgentConfig;
+import io.kvfleet.control.agent.EngineDataPlane;
+import io.kvfleet.control.agent.NodeAgent;
+import io.kvfleet.control.agent.RegistrationPolicy;
+import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.engine.Engine;
+import io.kvfleet.engine.EngineConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code kvfleet node}: one node's agent, with its engine and local registration API. */
+@Command(name = "node", mixinStandardHelpOptions = true,
+    description = "Run a node agent: join the fleet with a new epoch, serve the local registration API "
+        + "on loopback, heartbeat, and run the transfers the coordinator dispatches.")
+final class NodeCommand implements Callable<Integer> {
+  @Mixin ClusterOptions cluster;
+
+  @Option(names = "--id", required = true, description = "Node id, e.g. prefill-0")
+  String nodeId;
+
+  @Option(names = "--http-port", defaultValue = "0", description = "Local API port on 127.0.0.1 (0: a free one)")
+  int httpPort;
+
+  @Option(names = "--policy", defaultValue = "FALLBACK_STAGED",
+      description = "When a component cannot be registered: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+  RegistrationPolicy policy;
+
+  @Option(names = "--heartbeat", defaultValue = "1s", description = "Heartbeat period; the lease is three (default: ${DEFAULT-VALUE})")
+  Duration heartbeat;
+
+  @Override
+  public Integer call() throws Exception {
+    var vertx = cluster.joinCluster();
+    long epoch = AgentConfig.newEpoch();
+    var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort);
+    var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC());
+    var dataPlane = new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(nodeId)));
+    var agent = new NodeAgent(config, dataPlane, events);
+    String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
+    System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        vertx.undeploy(deployment).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        System.err.println("node " + nodeId + ": unclean stop: " + e.getMessage());
+      } finally {
+        events.close();
+        dataPlane.close();
+      }
+    }));
+    Thread.currentThread().join();
+    return 0;
+  }
+}

@@ -1,0 +1,123 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.replay.ReplayJson;
+import io.kvfleet.control.replay.ReplayRunner;
+import io.kvfleet.control.replay.ReplayText;
+import io.kvfleet.control.replay.SnapshotCheck;
+import io.kvfleet.control.replay.SnapshotStore;
+import io.kvfleet.control.replay.TimelineLine;
+import io.kvfleet.events.replay.AnomalyReport;
+import io.kvfleet.events.replay.LogPosition;
+import io.kvfleet.events.replay.Replay;
+import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.replay.StateReport;
+import io.kvfleet.events.replay.TimelineEntry;
+import io.kvfleet.events.replay.Until;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.InvalidSnapshotException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvfleet replay}: the fleet state at a moment, the timeline and the anomalies, from Kafka or a file. */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Fold the fleet's log with the coordinator's own fold, from Kafka or from an export, and show "
+        + "the state at the end or at --until (peers and epochs, regions by node and kind, failures by reason, "
+        + "transfers in flight), the anomalies (sequence gaps, redeliveries, regressions, unended transfers, stale "
+        + "epochs, malformed, unreadable, misrouted or misattributed records, invariant breaks) and, with "
+        + "--timeline, every event in order with its time since the first.")
+final class ReplayCommand implements Callable<Integer> {
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  SourceOptions from;
+
+  @Option(names = "--until", description = "Stop at a time (2025-06-01T10:42:07Z), after a record (kvfleet.nodes-1@42) "
+      + "or after a number of records (1500)")
+  String until;
+
+  @Option(names = "--timeline", description = "Print every record folded, in order, with its time since the first")
+  boolean timeline;
+
+  @Option(names = "--from-snapshot", description = "Start from a coordinator snapshot's state and fold only the records after it")
+  Path fromSnapshot;
+
+  @Option(names = "--check-snapshot", description = "Replay in the fold order a coordinator snapshot recorded and "
+      + "check that the log reproduces the snapshot's state hash")
+  Path checkSnapshot;
+
+  @Option(names = "--max-anomalies", defaultValue = "50", description = "Anomalies listed in text (default: ${DEFAULT-VALUE})")
+  int maxAnomalies;
+
+  @Option(names = "--json", description = "Print JSON for tools")
+  boolean json;
+
+  /** What {@code --json} prints. */
+  record Output(String source, long records, long malformed, boolean stoppedEarly, StateReport state,
+      AnomalyReport anomalies, List<TimelineLine> timeline) {}
+
+  @Override
+  public Integer call() {
+    try {
+      if (checkSnapshot != null) {
+        return check();
+      }
+      var lines = new ArrayList<TimelineLine>();
+      Consumer<TimelineEntry> sink = !timeline ? e -> {}
+          : json ? e -> lines.add(TimelineLine.of(e)) : e -> System.out.println(TimelineLine.text(e));
+      var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until)).timeline(sink);
+      FleetState start = new FleetState();
+      Map<String, Long> skip = Map.of();
+      String started = "";
+      if (fromSnapshot != null) {
+        var snapshot = SnapshotStore.read(fromSnapshot);
+        start = snapshot.state();
+        skip = snapshot.header().nextOffsets();
+        started = String.format("Started from snapshot %s: %,d events folded by %s up to %s%n", fromSnapshot,
+            snapshot.header().applied(), snapshot.header().coordinatorId(), skip);
+      }
+      var replay = new Replay(start, options);
+      Map<String, Long> covered = skip;
+      ReplayRunner.read(from.source(), r -> r.position().offset() < covered.getOrDefault(r.position().partitionKey(), 0L)
+          || replay.accept(r), true);
+      var result = replay.finish();
+      if (json) {
+        System.out.println(ReplayJson.pretty(new Output(from.source().describe(), result.records(), result.malformed(),
+            result.stoppedEarly(), result.report(), result.anomalies(), timeline ? lines : null)));
+      } else {
+        if (timeline) {
+          System.out.println();
+        }
+        System.out.print(started);
+        System.out.printf("Replayed %,d records (%,d malformed) from %s%s%n", result.records(), result.malformed(),
+            from.source().describe(), result.stoppedEarly() ? ", stopped at " + result.lastPosition()
+                .map(LogPosition::toString).orElse("the start") + " (--until " + until + ")" : "");
+        ReplayText.state(result.report(), System.out);
+        ReplayText.anomalies(result.anomalies(), maxAnomalies, System.out);
+      }
+      return 0;
+    } catch (KvfleetException | IllegalArgumentException | InvalidSnapshotException e) {
+      System.err.println("kvfleet replay: " + e.getMessage());
+      return 2;
+    }
+  }
+
+  private int check() {
+    var check = SnapshotCheck.against(checkSnapshot, from.source(), !json);
+    if (json) {
+      System.out.println(ReplayJson.pretty(check));
+    } else {
+      System.out.printf("snapshot %s: coordinator %s had folded %,d events up to %s, hash %s%n", checkSnapshot,
+          check.coordinatorId(), check.coordinatorApplied(), check.nextOffsets(), check.coordinatorHash());
+      System.out.printf("replay of %s in the coordinator's fold order: %,d records, %,d events, hash %s: %s%n",
+          from.source().describe(), check.records(), check.replayApplied(), check.replayHash(),
+          check.match() ? "MATCH" : "MISMATCH");
+    }
+    return check.match() ? 0 : 1;
+  }
+}

@@ -1,0 +1,114 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.control.replay.SnapshotStore;
+import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.replay.LogPosition;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.StateSnapshot;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A coordinator's snapshots: at start, the newest valid one is loaded (corrupt, incompatible or
+ * foreign ones are skipped and said so) and the consumer is moved past what it covers; while
+ * running, a snapshot is written every {@code interval} when at least {@code everyEvents} events
+ * were folded since the last, and once when the coordinator catches up. Capturing the state is
+ * done on the event loop (it copies maps); encoding, hashing and writing run on a worker thread.
+ */
+final class Snapshotting {
+  private static final Logger LOG = LoggerFactory.getLogger(Snapshotting.class);
+
+  /** No snapshots: fold the log from the start every time. */
+  static final Snapshotting NONE = new Snapshotting(null, Duration.ofDays(1), Long.MAX_VALUE);
+
+  private final SnapshotStore store;
+  private final Duration interval;
+  private final long everyEvents;
+  private long lastApplied;
+  private boolean writing;
+
+  Snapshotting(SnapshotStore store, Duration interval, long everyEvents) {
+    this.store = store;
+    this.interval = interval;
+    this.everyEvents = everyEvents;
+  }
+
+  Duration interval() {
+    return interval;
+  }
+
+  /** The newest snapshot that passes every check, read on a worker thread. */
+  Future<Optional<SnapshotStore.Snapshot>> load(Vertx vertx, String coordinatorId) {
+    if (store == null) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    return vertx.executeBlocking(() -> {
+      var loaded = store.loadNewest(coordinatorId);
+      loaded.skipped().forEach(s -> LOG.warn("snapshot {} skipped: {}", s.file(), s.reason()));
+      loaded.snapshot().ifPresentOrElse(
+          s -> LOG.info("snapshot {} loaded: {} events, hash {}", s.file(), s.header().applied(), s.header().hash()),
+          () -> LOG.info("no valid snapshot in {}: folding the log from the start", store.dir()));
+      return loaded.snapshot();
+    }).map(loaded -> {
+      loaded.ifPresent(s -> lastApplied = s.header().applied()); // back on the event loop
+      return loaded;
+    });
+  }
+
+  /**
+   * Whether a snapshot belongs to this log: every partition it covers exists and holds at least
+   * the offsets it says it folded. A snapshot of a recreated topic is refused, and the log replayed.
+   */
+  static boolean fits(SnapshotStore.Snapshot snapshot, Map<TopicPartition, Long> ends) {
+    var byKey = new HashMap<String, Long>();
+    ends.forEach((tp, end) -> byKey.put(LogPosition.partitionKey(tp.getTopic(), tp.getPartition()), end));
+    for (var e : snapshot.header().nextOffsets().entrySet()) {
+      Long end = byKey.get(e.getKey());
+      if (end == null || end < e.getValue()) {
+        LOG.warn("snapshot {} skipped: it covers {} up to offset {}, but the log ends at {}",
+            snapshot.file(), e.getKey(), e.getValue(), end);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Moves the consumer past what {@code order} covers. */
+  static Future<?> seekPast(KafkaConsumer<?, ?> consumer, FoldOrder order) {
+    var seeks = new ArrayList<Future<Void>>();
+    for (var run : order.runs()) {
+      seeks.add(consumer.seek(new TopicPartition(run.topic(), run.partition()), run.to() + 1));
+    }
+    return Future.all(seeks);
+  }
+
+  /** Writes a snapshot if one is due; call it on the event loop that owns {@code state}. */
+  void maybeWrite(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
+    if (store == null || writing || state.appliedCount() - lastApplied < everyEvents) {
+      return;
+    }
+    writing = true;
+    var snapshot = StateSnapshot.of(state);
+    var folded = order.build();
+    vertx.executeBlocking(() -> store.write(coordinatorId, snapshot, folded, clock.instant()))
+        .onComplete(done -> {
+          writing = false;
+          if (done.succeeded()) {
+            lastApplied = snapshot.applied();
+            LOG.info("snapshot {} written: {} events", done.result(), snapshot.applied());
+          } else {
+            LOG.warn("snapshot not written: {}", done.cause().toString());
+          }
+        });
+  }
+}

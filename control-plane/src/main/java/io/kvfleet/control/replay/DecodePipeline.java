@@ -1,0 +1,113 @@
+package io.kvfleet.control.replay;
+
+import io.kvfleet.events.codec.EventCodec;
+import io.kvfleet.events.replay.LogRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * Decoding is what a replay spends most of its time on (JSON to records), and it needs no order:
+ * the reading thread cuts records into batches, a pool decodes them, and one fold thread takes
+ * the batches back in the order they were read and hands each record to the sink. The sink runs
+ * on that one thread only; {@link #finish} returns after it has seen the last record.
+ */
+final class DecodePipeline implements AutoCloseable {
+  private static final int BATCH = 512;
+
+  private final EventCodec codec = new EventCodec();
+  private final ExecutorService pool;
+  private final BlockingQueue<CompletableFuture<List<LogRecord>>> batches;
+  private final CompletableFuture<List<LogRecord>> end = CompletableFuture.completedFuture(List.of());
+  private final Thread fold;
+  private final Predicate<LogRecord> sink;
+  private volatile boolean stopped;
+  private volatile Throwable failure;
+  private List<StoredRecord> batch = new ArrayList<>(BATCH);
+
+  DecodePipeline(int threads, Predicate<LogRecord> sink) {
+    this.sink = sink;
+    this.pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("kvfleet-decode-", 0).daemon().factory());
+    this.batches = new ArrayBlockingQueue<>(threads * 4);
+    this.fold = Thread.ofPlatform().name("kvfleet-fold").daemon().start(this::foldLoop);
+  }
+
+  /** Adds the next record in replay order; false once the sink has stopped the replay. */
+  boolean accept(StoredRecord record) {
+    batch.add(record);
+    if (batch.size() == BATCH) {
+      submit();
+    }
+    return !stopped;
+  }
+
+  /** Hands over what is left and waits for the fold thread to see it all. */
+  void finish() {
+    if (!batch.isEmpty()) {
+      submit();
+    }
+    put(end);
+    try {
+      fold.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the replay folded", e);
+    }
+    if (failure != null) {
+      throw failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
+    }
+  }
+
+  private void submit() {
+    var records = batch;
+    batch = new ArrayList<>(BATCH);
+    put(CompletableFuture.supplyAsync(() -> records.stream().map(r -> r.decode(codec)).toList(), pool));
+  }
+
+  private void put(CompletableFuture<List<LogRecord>> next) {
+    try {
+      while (!stopped && !batches.offer(next, 100, TimeUnit.MILLISECONDS)) {
+        // the fold thread is behind: wait for room
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped = true;
+    }
+  }
+
+  private void foldLoop() {
+    try {
+      while (true) {
+        var next = batches.take();
+        if (next == end) {
+          return;
+        }
+        for (LogRecord r : next.get()) {
+          if (!sink.test(r)) {
+            stopped = true;
+            return;
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | RuntimeException e) {
+      failure = e instanceof ExecutionException ? e.getCause() : e;
+    } finally {
+      stopped = true;
+    }
+  }
+
+  @Override
+  public void close() {
+    stopped = true;
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,150 @@
+package io.kvfleet.control.replay;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.kvfleet.control.KvfleetException;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads an export back, record by record, in the order it was written. An embedded value comes
+ * back as the exact bytes it was embedded from (the parser skips over it and the bytes are cut
+ * out of the line), so it decodes as it did on the broker.
+ */
+public final class ExportReader implements AutoCloseable {
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final InputStream in;
+  private final Lines lines;
+  private final ExportHeader header;
+  private final Path path;
+  private long line = 1;
+
+  private ExportReader(Path path) throws IOException {
+    this.path = path;
+    this.in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16), 1 << 16);
+    this.lines = new Lines(in);
+    var first = lines.next();
+    if (first == null) {
+      throw KvfleetException.badInput(path + " is empty: not a kvfleet export");
+    }
+    this.header = ReplayJson.mapper().readValue(first.bytes(), first.offset(), first.length(), ExportHeader.class);
+    if (!ExportHeader.FORMAT.equals(header.format()) || header.version() != ExportHeader.VERSION) {
+      throw KvfleetException.badInput(path + " is " + header.format() + " version " + header.version()
+          + ", this build reads " + ExportHeader.FORMAT + " version " + ExportHeader.VERSION);
+    }
+  }
+
+  /** Opens an export and reads its header. */
+  public static ExportReader open(Path path) {
+    if (!Files.isReadable(path)) {
+      throw KvfleetException.badInput(path + ": no such file, or not readable");
+    }
+    try {
+      return new ExportReader(path);
+    } catch (IOException e) {
+      throw KvfleetException.badInput("cannot read " + path + " as a kvfleet export: " + e.getMessage());
+    }
+  }
+
+  /** The header line. */
+  public ExportHeader header() {
+    return header;
+  }
+
+  /** The next record, or null at the end of the file. */
+  public StoredRecord next() throws IOException {
+    var l = lines.next();
+    while (l != null && l.length() == 0) {
+      l = lines.next();
+    }
+    if (l == null) {
+      return null;
+    }
+    line++;
+    try (JsonParser p = JSON.createParser(l.bytes(), l.offset(), l.length())) {
+      return record(p, l);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(path + " line " + line + " is not an export record: " + e.getMessage(), e);
+    }
+  }
+
+  private static StoredRecord record(JsonParser p, Lines.Line l) throws IOException {
+    if (p.nextToken() != JsonToken.START_OBJECT) {
+      throw new IOException("not a JSON object");
+    }
+    String topic = null;
+    int partition = -1;
+    long offset = -1;
+    long timestamp = -1;
+    byte[] key = null;
+    byte[] value = null;
+    List<StoredRecord.Header> headers = new ArrayList<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken token = p.nextToken();
+      switch (field) {
+        case "topic" -> topic = p.getText();
+        case "partition" -> partition = p.getIntValue();
+        case "offset" -> offset = p.getLongValue();
+        case "timestamp" -> timestamp = p.getLongValue();
+        case "key" -> key = text(p, token);
+        case "keyBase64" -> key = Base64.getDecoder().decode(p.getText());
+        case "headers" -> headers = headers(p);
+        case "value" -> value = token == JsonToken.START_OBJECT ? embedded(p, l) : text(p, token);
+        case "valueBase64" -> value = Base64.getDecoder().decode(p.getText());
+        default -> p.skipChildren(); // "malformed" is recomputed on reading; newer fields are ignored
+      }
+    }
+    if (topic == null || partition < 0 || offset < 0) {
+      throw new IOException("topic, partition or offset missing");
+    }
+    return new StoredRecord(topic, partition, offset, timestamp, key, headers, value);
+  }
+
+  private static byte[] embedded(JsonParser p, Lines.Line l) throws IOException {
+    int from = (int) p.currentTokenLocation().getByteOffset();
+    p.skipChildren();
+    int to = (int) p.currentLocation().getByteOffset();
+    return Arrays.copyOfRange(l.bytes(), l.offset() + from, l.offset() + to);
+  }
+
+  private static byte[] text(JsonParser p, JsonToken token) throws IOException {
+    return token == JsonToken.VALUE_NULL ? null : p.getText().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<StoredRecord.Header> headers(JsonParser p) throws IOException {
+    var headers = new ArrayList<StoredRecord.Header>();
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      String name = null;
+      byte[] value = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken token = p.nextToken();
+        switch (field) {
+          case "name" -> name = p.getText();
+          case "value" -> value = text(p, token);
+          case "valueBase64" -> value = Base64.getDecoder().decode(p.getText());
+          default -> p.skipChildren();
+        }
+      }
+      headers.add(new StoredRecord.Header(name == null ? "" : name, value));
+    }
+    return headers;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+}

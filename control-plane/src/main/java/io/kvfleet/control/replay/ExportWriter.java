@@ -1,0 +1,144 @@
+package io.kvfleet.control.replay;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.kvfleet.events.codec.Decoded;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes an export: gzip-compressed JSON Lines, a header line then one line per record. A value
+ * that decodes to an event is embedded as the JSON object it is, byte for byte; anything else
+ * (malformed, not UTF-8, spanning lines) is kept as base64 with the reason it is not an event, so
+ * nothing the broker held is lost.
+ */
+public final class ExportWriter implements AutoCloseable {
+  private final GZIPOutputStream file;
+  private final JsonGenerator json;
+  private final CountingOutputStream counted;
+
+  private ExportWriter(Path path) throws IOException {
+    counted = new CountingOutputStream(Files.newOutputStream(path));
+    // The fastest level: an export is written while an operator waits, and JSON compresses well anyway.
+    file = new GZIPOutputStream(new BufferedOutputStream(counted, 1 << 16), 1 << 16) {
+      {
+        def.setLevel(Deflater.BEST_SPEED);
+      }
+    };
+    json = ReplayJson.mapper().getFactory().createGenerator(file, JsonEncoding.UTF8);
+    json.setRootValueSeparator(null);
+  }
+
+  /** Creates (or replaces) the file at {@code path} and writes the header. */
+  public static ExportWriter create(Path path, ExportHeader header) throws IOException {
+    var writer = new ExportWriter(path);
+    writer.json.writeRaw(ReplayJson.line(header));
+    writer.json.writeRaw('\n');
+    return writer;
+  }
+
+  /** Appends one record; {@code decoded} is what its value decoded to. */
+  public void write(StoredRecord r, Decoded decoded) throws IOException {
+    json.writeStartObject();
+    json.writeStringField("topic", r.topic());
+    json.writeNumberField("partition", r.partition());
+    json.writeNumberField("offset", r.offset());
+    json.writeNumberField("timestamp", r.timestamp());
+    bytes("key", r.key());
+    json.writeArrayFieldStart("headers");
+    for (var h : r.headers()) {
+      json.writeStartObject();
+      json.writeStringField("name", h.name());
+      bytes("value", h.value());
+      json.writeEndObject();
+    }
+    json.writeEndArray();
+    value(r.value(), decoded);
+    json.writeEndObject();
+    json.writeRaw('\n');
+  }
+
+  private void value(byte[] value, Decoded decoded) throws IOException {
+    if (value == null) {
+      json.writeNullField("value");
+    } else if (decoded instanceof Decoded.Event && isPlainUtf8Line(value)) {
+      json.writeFieldName("value");
+      json.writeRawValue(new String(value, StandardCharsets.UTF_8));
+    } else {
+      json.writeStringField("valueBase64", Base64.getEncoder().encodeToString(value));
+    }
+    if (decoded instanceof Decoded.Malformed m) {
+      json.writeStringField("malformed", m.reason());
+    }
+  }
+
+  /** Text, or base64 under {@code name + "Base64"} when the bytes are not plain UTF-8 text. */
+  private void bytes(String name, byte[] bytes) throws IOException {
+    if (bytes == null) {
+      json.writeNullField(name);
+    } else if (isUtf8(bytes)) {
+      json.writeStringField(name, new String(bytes, StandardCharsets.UTF_8));
+    } else {
+      json.writeStringField(name + "Base64", Base64.getEncoder().encodeToString(bytes));
+    }
+  }
+
+  private static boolean isUtf8(byte[] bytes) {
+    return Arrays.equals(new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8), bytes);
+  }
+
+  private static boolean isPlainUtf8Line(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b == '\n' || b == '\r') {
+        return false;
+      }
+    }
+    return isUtf8(bytes);
+  }
+
+  /** Writes out everything buffered and the gzip trailer; {@link #bytesWritten} is then the file's size. */
+  public void finish() throws IOException {
+    json.flush();
+    file.finish();
+    file.flush();
+  }
+
+  /** Compressed bytes written so far. */
+  public long bytesWritten() {
+    return counted.count;
+  }
+
+  @Override
+  public void close() throws IOException {
+    json.close();
+    file.close();
+  }
+
+  private static final class CountingOutputStream extends java.io.FilterOutputStream {
+    long count;
+
+    CountingOutputStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+  }
+}

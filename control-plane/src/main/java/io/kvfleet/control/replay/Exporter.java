@@ -1,0 +1,118 @@
+package io.kvfleet.control.replay;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EventCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** Copies fleet topics (all, a time or offset range, or one node's records) from Kafka to an export file. */
+public final class Exporter {
+  private Exporter() {}
+
+  /**
+   * What to export.
+   *
+   * @param ranges offset ranges by {@code topic-partition}; partitions not named are read whole
+   * @param since the first record timestamp kept (null: from the start)
+   * @param until the last record timestamp kept (null: to the end)
+   * @param node keep only this node's records (null: every node)
+   */
+  public record Options(String bootstrapServers, List<String> topics, Map<String, OffsetRange> ranges,
+      Instant since, Instant until, String node) {
+    public Options {
+      requireNonNull(bootstrapServers, "bootstrapServers must not be null");
+      topics = List.copyOf(requireNonNull(topics, "topics must not be null"));
+      ranges = Map.copyOf(requireNonNull(ranges, "ranges must not be null"));
+    }
+
+    String describeFilter() {
+      var parts = new ArrayList<String>();
+      ranges.values().forEach(r -> parts.add("offsets " + r.partitionKey() + ":" + r.from() + ".."
+          + (r.to() >= Long.MAX_VALUE - 1 ? "" : r.to())));
+      if (since != null) {
+        parts.add("since " + since);
+      }
+      if (until != null) {
+        parts.add("until " + until);
+      }
+      if (node != null) {
+        parts.add("node " + node);
+      }
+      return parts.isEmpty() ? "none" : String.join(", ", parts);
+    }
+  }
+
+  /** What an export wrote. */
+  public record Summary(Path file, long records, long malformed, SortedMap<String, Long> byTopic, Instant first,
+      Instant last, long fileBytes, Duration elapsed, ExportHeader header) {}
+
+  /** Exports to {@code file}, drawing progress as it goes. */
+  public static Summary export(Options options, Path file, Clock clock, boolean progress) {
+    long started = System.nanoTime();
+    var codec = new EventCodec();
+    var nodeFilter = options.node() == null ? null : new NodeFilter(options.node());
+    try (var log = KafkaLog.open(options.bootstrapServers(), options.topics(), options.ranges())) {
+      var bounds = log.bounds();
+      var header = new ExportHeader(ExportHeader.FORMAT, ExportHeader.VERSION, clock.instant(),
+          options.bootstrapServers(), options.topics(), ExportHeader.ORDER, options.describeFilter(),
+          bounds.start(), bounds.end());
+      var bar = progress ? Progress.onConsole("export", bounds.size()) : Progress.none();
+      var count = new long[3]; // read, written, malformed
+      var byTopic = new TreeMap<String, Long>();
+      var times = new Instant[2];
+      long fileBytes;
+      try (var writer = ExportWriter.create(file, header)) {
+        log.read(consumed -> {
+          var r = StoredRecord.of(consumed);
+          bar.update(++count[0]);
+          if (!inTime(options, r.timestamp())) {
+            return true;
+          }
+          Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0]) : codec.decode(r.value());
+          if (nodeFilter != null && !nodeFilter.keeps(r.keyText(), decoded)) {
+            return true;
+          }
+          write(writer, r, decoded);
+          count[1]++;
+          count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
+          byTopic.merge(r.topic(), 1L, Long::sum);
+          Instant at = Instant.ofEpochMilli(r.timestamp());
+          times[0] = times[0] == null ? at : times[0];
+          times[1] = at;
+          return true;
+        });
+        bar.done();
+        writer.finish();
+        fileBytes = writer.bytesWritten();
+      }
+      return new Summary(file, count[1], count[2], byTopic, times[0], times[1], fileBytes,
+          Duration.ofNanos(System.nanoTime() - started), header);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static boolean inTime(Options options, long timestamp) {
+    return (options.since() == null || timestamp >= options.since().toEpochMilli())
+        && (options.until() == null || timestamp <= options.until().toEpochMilli());
+  }
+
+  private static void write(ExportWriter writer, StoredRecord r, Decoded decoded) {
+    try {
+      writer.write(r, decoded);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

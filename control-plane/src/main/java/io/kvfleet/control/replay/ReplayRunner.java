@@ -1,0 +1,98 @@
+package io.kvfleet.control.replay;
+
+import io.kvfleet.events.codec.EventCodec;
+import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.replay.LogRecord;
+import io.kvfleet.events.replay.Replay;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Feeds a replay from a {@link LogSource}: in replay order (an export is written in it; Kafka is
+ * merged into it as it is read), or in a coordinator's recorded {@link FoldOrder}, which needs the
+ * whole log in memory to rearrange it. Records are decoded by a pool of {@code decodeThreads}
+ * threads and folded on one (0 decodes on the reading thread too: everything on one core).
+ */
+public final class ReplayRunner {
+  /** Decoding threads by default: every core (reading and folding take one thread each besides). */
+  public static final int DECODE_THREADS = Runtime.getRuntime().availableProcessors();
+
+  private ReplayRunner() {}
+
+  /** Reads the source into {@code replay} until the source ends or the replay stops. */
+  public static void run(LogSource source, Replay replay, boolean progress) {
+    read(source, replay::accept, progress, DECODE_THREADS);
+  }
+
+  /** Reads the whole source, arranges it in {@code order}, and folds it into {@code replay}. */
+  public static void run(LogSource source, Replay replay, FoldOrder order, boolean progress) {
+    List<LogRecord> all = new ArrayList<>();
+    read(source, r -> all.add(r) || true, progress, DECODE_THREADS);
+    for (LogRecord r : order.arrange(all)) {
+      if (!replay.accept(r)) {
+        return;
+      }
+    }
+  }
+
+  /** {@link #read(LogSource, Predicate, boolean, int)} with {@link #DECODE_THREADS}. */
+  public static void read(LogSource source, Predicate<LogRecord> sink, boolean progress) {
+    read(source, sink, progress, DECODE_THREADS);
+  }
+
+  /**
+   * Hands every record of the source, decoded, to {@code sink} in replay order until it says
+   * false; the sink is called on one thread, and this returns after its last call.
+   */
+  public static void read(LogSource source, Predicate<LogRecord> sink, boolean progress, int decodeThreads) {
+    if (decodeThreads <= 0) {
+      var codec = new EventCodec();
+      stored(source, r -> sink.test(r.decode(codec)), progress);
+      return;
+    }
+    try (var pipeline = new DecodePipeline(decodeThreads, sink)) {
+      stored(source, pipeline::accept, progress);
+      pipeline.finish();
+    }
+  }
+
+  /** Hands every stored record of the source to {@code sink} in replay order, until it says false. */
+  private static void stored(LogSource source, Predicate<StoredRecord> sink, boolean progress) {
+    switch (source) {
+      case LogSource.File f -> readFile(f, sink, progress);
+      case LogSource.Kafka k -> {
+        try (var log = KafkaLog.open(k.bootstrapServers(), k.topics(), Map.of())) {
+          var bar = progress ? Progress.onConsole("replay", log.bounds().size()) : Progress.none();
+          long[] n = {0};
+          log.read(r -> {
+            bar.update(++n[0]);
+            return sink.test(StoredRecord.of(r));
+          });
+          bar.done();
+        }
+      }
+    }
+  }
+
+  private static void readFile(LogSource.File f, Predicate<StoredRecord> sink, boolean progress) {
+    try (var reader = ExportReader.open(f.path())) {
+      long total = reader.header().endOffsets().values().stream().mapToLong(Long::longValue).sum()
+          - reader.header().startOffsets().values().stream().mapToLong(Long::longValue).sum();
+      var bar = progress ? Progress.onConsole("replay", total) : Progress.none();
+      long n = 0;
+      for (StoredRecord r = reader.next(); r != null; r = reader.next()) {
+        bar.update(++n);
+        if (!sink.test(r)) {
+          break;
+        }
+      }
+      bar.done();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package io.kvfleet.control.replay;
+
+import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.InvalidSnapshotException;
+import io.kvfleet.events.state.StateSnapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * A coordinator's snapshots, as files in one folder: {@code snapshot-<coordinator>-<applied>-<millis>.kvsnap},
+ * a JSON header line then the binary state. A file is written beside its final name and moved
+ * into place, so a crash leaves no half snapshot; the newest {@link #KEEP} are kept. Reading
+ * trusts nothing: format, version, size, CRC-32C, the consistency of offsets and order, and the
+ * hash the restored state must rebuild are all checked, and a file failing any is skipped.
+ */
+public final class SnapshotStore {
+  /** How many snapshots of a coordinator are kept. */
+  public static final int KEEP = 3;
+
+  private final Path dir;
+
+  /** A store in {@code dir} (created when missing). */
+  public SnapshotStore(Path dir) {
+    this.dir = dir;
+  }
+
+  /** The folder. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** A snapshot that passed every check. */
+  public record Snapshot(Path file, SnapshotHeader header, FleetState state) {}
+
+  /** A snapshot file that failed a check, and which. */
+  public record Skipped(Path file, String reason) {}
+
+  /** The newest valid snapshot of a coordinator, if any, and the newer ones that were skipped. */
+  public record Loaded(Optional<Snapshot> snapshot, List<Skipped> skipped) {}
+
+  /** Writes a snapshot; on the caller's thread (it does I/O and hashing: not an event loop). */
+  public Path write(String coordinatorId, StateSnapshot state, FoldOrder order, Instant created) throws IOException {
+    Files.createDirectories(dir);
+    byte[] bytes = state.toBytes();
+    var crc = new CRC32C();
+    crc.update(bytes);
+    var header = new SnapshotHeader(SnapshotHeader.FORMAT, SnapshotHeader.VERSION, coordinatorId, created,
+        state.applied(), state.hash(), order.nextOffsets(), order, bytes.length, crc.getValue());
+    Path file = dir.resolve(String.format("snapshot-%s-%020d-%d.kvsnap", coordinatorId, state.applied(),
+        created.toEpochMilli()));
+    Path partial = dir.resolve(file.getFileName() + ".partial");
+    try (var out = Files.newOutputStream(partial)) {
+      out.write(ReplayJson.line(header).getBytes(StandardCharsets.UTF_8));
+      out.write('\n');
+      out.write(bytes);
+    }
+    Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    prune(coordinatorId);
+    return file;
+  }
+
+  /** Tries the coordinator's snapshots newest first and returns the first that passes every check. */
+  public Loaded loadNewest(String coordinatorId) {
+    var skipped = new ArrayList<Skipped>();
+    for (Path file : files(coordinatorId)) {
+      try {
+        return new Loaded(Optional.of(read(file)), skipped);
+      } catch (InvalidSnapshotException e) {
+        skipped.add(new Skipped(file, e.getMessage()));
+      }
+    }
+    return new Loaded(Optional.empty(), skipped);
+  }
+
+  /** Reads and checks one snapshot file; an {@link InvalidSnapshotException} says what is wrong. */
+  public static Snapshot read(Path file) {
+    byte[] all;
+    try {
+      all = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new InvalidSnapshotException("cannot read " + file + ": " + e.getMessage());
+    }
+    int newline = indexOf(all, (byte) '\n');
+    if (newline < 0) {
+      throw new InvalidSnapshotException("no header line");
+    }
+    SnapshotHeader header;
+    try {
+      header = ReplayJson.mapper().readValue(all, 0, newline, SnapshotHeader.class);
+    } catch (IOException | RuntimeException e) {
+      throw new InvalidSnapshotException("unreadable header: " + e.getMessage());
+    }
+    check(header, all.length - newline - 1);
+    byte[] bytes = java.util.Arrays.copyOfRange(all, newline + 1, all.length);
+    var crc = new CRC32C();
+    crc.update(bytes);
+    if (crc.getValue() != header.stateCrc32c()) {
+      throw new InvalidSnapshotException("CRC-32C of the state is " + crc.getValue() + ", the header says "
+          + header.stateCrc32c());
+    }
+    FleetState state = StateSnapshot.restore(bytes, header.hash());
+    if (state.appliedCount() != header.applied()) {
+      throw new InvalidSnapshotException("the state folded " + state.appliedCount() + " events, the header says "
+          + header.applied());
+    }
+    return new Snapshot(file, header, state);
+  }
+
+  private static void check(SnapshotHeader header, long stateBytes) {
+    if (!SnapshotHeader.FORMAT.equals(header.format()) || header.version() != SnapshotHeader.VERSION) {
+      throw new InvalidSnapshotException(header.format() + " version " + header.version() + ", this build reads "
+          + SnapshotHeader.FORMAT + " version " + SnapshotHeader.VERSION);
+    }
+    if (stateBytes != header.stateBytes()) {
+      throw new InvalidSnapshotException(stateBytes + " bytes of state, the header says " + header.stateBytes());
+    }
+    if (!header.order().nextOffsets().equals(header.nextOffsets())) {
+      throw new InvalidSnapshotException("the fold order ends at " + header.order().nextOffsets()
+          + ", the header says " + header.nextOffsets());
+    }
+  }
+
+  /** The coordinator's snapshot files, newest (most events folded) first. */
+  public List<Path> files(String coordinatorId) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    var name = java.util.regex.Pattern.compile(
+        "snapshot-" + java.util.regex.Pattern.quote(coordinatorId) + "-\\d{20}-\\d+\\.kvsnap");
+    try (Stream<Path> paths = Files.list(dir)) {
+      return paths.filter(p -> name.matcher(p.getFileName().toString()).matches())
+          .sorted(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed())
+          .toList();
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  private void prune(String coordinatorId) throws IOException {
+    var files = files(coordinatorId);
+    for (Path old : files.subList(Math.min(KEEP, files.size()), files.size())) {
+      Files.deleteIfExists(old);
+    }
+  }
+
+  private static int indexOf(byte[] bytes, byte b) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,57 @@
+package io.kvfleet.control.replay;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EventCodec;
+import io.kvfleet.events.replay.LogPosition;
+import io.kvfleet.events.replay.LogRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * A Kafka record exactly as the broker held it, as an export stores it: nothing is decoded away.
+ *
+ * @param timestamp the record timestamp, Unix epoch milliseconds
+ * @param key the key bytes; null when the record has no key
+ * @param value the value bytes; null for a tombstone
+ */
+public record StoredRecord(
+    String topic, int partition, long offset, long timestamp, byte[] key, List<Header> headers, byte[] value) {
+  public StoredRecord {
+    requireNonNull(topic, "topic must not be null");
+    headers = List.copyOf(requireNonNull(headers, "headers must not be null"));
+  }
+
+  /** One record header; its value may be null. */
+  public record Header(String name, byte[] value) {
+    public Header {
+      requireNonNull(name, "name must not be null");
+    }
+  }
+
+  /** The record a consumer read. */
+  public static StoredRecord of(ConsumerRecord<byte[], byte[]> r) {
+    var headers = new java.util.ArrayList<Header>();
+    r.headers().forEach(h -> headers.add(new Header(h.key(), h.value())));
+    return new StoredRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), headers, r.value());
+  }
+
+  /** Where it is in the log. */
+  public LogPosition position() {
+    return new LogPosition(topic, partition, offset);
+  }
+
+  /** The key as text, empty when there is none. */
+  public String keyText() {
+    return key == null ? "" : new String(key, StandardCharsets.UTF_8);
+  }
+
+  /** The record as replay reads it, its value decoded by {@code codec}. */
+  public LogRecord decode(EventCodec codec) {
+    Decoded value = this.value == null ? new Decoded.Malformed("empty record", new byte[0]) : codec.decode(this.value);
+    return new LogRecord(position(), Instant.ofEpochMilli(timestamp), keyText(), value);
+  }
+}

@@ -1,0 +1,42 @@
+package io.kvfleet.control.replay.bench;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * Items per second of one measured run, by the wall clock and by the CPU time of the thread that
+ * did the work (the fold runs on one thread: its CPU rate is the rate of one core).
+ */
+public record Rate(String what, long items, double wallSeconds, double threadCpuSeconds) {
+
+  /** Items per wall-clock second. */
+  public double perSecond() {
+    return items / wallSeconds;
+  }
+
+  /** Items per second of the working thread's CPU time. */
+  public double perCpuSecond() {
+    return items / threadCpuSeconds;
+  }
+
+  /** Times {@code work} (which returns how many items it did) on this thread. */
+  static Rate measure(String what, java.util.function.LongSupplier work) {
+    var threads = ManagementFactory.getThreadMXBean();
+    long cpu = threads.getCurrentThreadCpuTime();
+    long start = System.nanoTime();
+    long items = work.getAsLong();
+    double wall = (System.nanoTime() - start) / 1e9;
+    double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+    return new Rate(what, items, wall, cpuSeconds);
+  }
+
+  /** The faster of two runs. */
+  static Rate best(Rate a, Rate b) {
+    return a == null || b.perSecond() > a.perSecond() ? b : a;
+  }
+
+  @Override
+  public String toString() {
+    return String.format("%-46s %,11d in %6.2f s: %,12.0f /s (thread CPU %,12.0f /s)", what, items, wallSeconds,
+        perSecond(), perCpuSecond());
+  }
+}

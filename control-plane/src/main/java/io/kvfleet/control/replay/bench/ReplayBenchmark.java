@@ -1,0 +1,124 @@
+package io.kvfleet.control.replay.bench;
+
+import io.kvfleet.control.replay.Exporter;
+import io.kvfleet.control.replay.LogSource;
+import io.kvfleet.control.replay.ReplayRunner;
+import io.kvfleet.control.replay.SnapshotCheck;
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.EnvelopeSerializer;
+import io.kvfleet.events.codec.EventCodec;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * {@code kvfleet bench replay}: writes a synthetic fleet log of mixed events to empty fleet topics,
+ * exports it, folds the export on one thread, replays the topics beside a plain consumer, and
+ * restarts a coordinator from a snapshot of it; prints each figure beside its target.
+ */
+public final class ReplayBenchmark {
+  private ReplayBenchmark() {}
+
+  /** How big and where. */
+  public record Settings(int events, Path workDir, int rounds) {}
+
+  /** Runs every measurement against empty fleet topics at {@code bootstrapServers}. */
+  public static void run(String bootstrapServers, Settings settings, PrintStream out) throws Exception {
+    Files.createDirectories(settings.workDir());
+    out.printf("generating %,d mixed events...%n", settings.events());
+    List<Envelope> log = SyntheticFleet.generate(settings.events(), Instant.now().minus(Duration.ofMinutes(30)));
+    long produced = produce(bootstrapServers, log, out);
+    Path file = settings.workDir().resolve("bench.jsonl.gz");
+    var export = Exporter.export(new Exporter.Options(bootstrapServers, Topics.ALL, Map.of(), null, null, null),
+        file, Clock.systemUTC(), false);
+    out.printf("exported %,d records to %s (%,d bytes) in %.1f s: %,.0f records/s%n", export.records(), file,
+        export.fileBytes(), export.elapsed().toMillis() / 1e3, export.records() / (export.elapsed().toMillis() / 1e3));
+
+    var fold = FileFold.measure(file, settings.rounds());
+    out.println();
+    out.println("Fold from the export, one thread (best of " + settings.rounds() + "):");
+    out.println("  " + fold.decodeOnly());
+    out.println("  " + fold.endToEnd());
+    out.println("  " + fold.pipelined());
+    out.println("  " + fold.replayOnly());
+    out.println("  " + fold.foldOnly());
+
+    var kafka = KafkaReading.measure(bootstrapServers, Topics.ALL, settings.rounds());
+    out.println();
+    out.println("Replay from Kafka beside a plain consumer on the same topics (best of " + settings.rounds() + "):");
+    out.println("  " + kafka.plainConsumer());
+    out.println("  " + kafka.replay());
+    out.printf("  ratio replay / plain consumer: %.2f (target >= 0.80)%n", kafka.ratio());
+
+    var restart = RestartFromSnapshot.measure(bootstrapServers, settings.workDir().resolve("snapshots"));
+    out.println();
+    out.println("Coordinator restart:");
+    out.printf("  cold start, folding %,d events from Kafka: %.2f s to caught up%n", restart.events(),
+        restart.coldCatchUp().toMillis() / 1e3);
+    out.printf("  restart from snapshot %s (%,d bytes), same JVM: %.2f s to caught up%n", restart.startedFrom(),
+        restart.snapshotBytes(), restart.restartToReady().toMillis() / 1e3);
+    out.printf("  restart from that snapshot in a fresh JVM: %.2f s from JVM start to caught up (%.2f s from main)%n",
+        restart.freshJvmFromStart().toMillis() / 1e3, restart.freshJvmFromMain().toMillis() / 1e3);
+
+    out.println();
+    out.printf("Summary (%,d records produced, %d cores seen by this JVM):%n", produced,
+        Runtime.getRuntime().availableProcessors());
+    out.printf("  fold rate, decoded events, FleetState.apply:        %,12.0f /s per core  (target >= 1,000,000) %s%n",
+        fold.foldOnly().perCpuSecond(), verdict(fold.foldOnly().perCpuSecond() >= 1e6));
+    out.printf("  fold rate, decoded events, with anomaly checks:     %,12.0f /s per core%n", fold.replayOnly().perCpuSecond());
+    out.printf("  file to state, read + decode + fold, one thread:    %,12.0f /s per core  (target >= 1,000,000) %s%n",
+        fold.endToEnd().perCpuSecond(), verdict(fold.endToEnd().perCpuSecond() >= 1e6));
+    out.printf("  decoding alone (EventCodec.decode), one thread:     %,12.0f /s per core%n",
+        fold.decodeOnly().perCpuSecond());
+    out.printf("  file to state, decoding on %2d threads:              %,12.0f /s wall%n", ReplayRunner.DECODE_THREADS,
+        fold.pipelined().perSecond());
+    out.printf("  replay from Kafka / plain consumer:                 %12.2f              (target >= 0.80) %s%n",
+        kafka.ratio(), verdict(kafka.ratio() >= 0.8));
+    out.printf("  coordinator restart with snapshot, fresh JVM:       %12.2f s            (target < 5 s) %s%n",
+        restart.freshJvmFromStart().toMillis() / 1e3, verdict(restart.freshJvmFromStart().toMillis() < 5_000));
+    var check = SnapshotCheck.against(restart.snapshot(), new LogSource.File(file), false);
+    out.printf("  replay of the export and replay from Kafka reach the same hash:            %s%n",
+        verdict(fold.hash().equals(kafka.hash())));
+    out.printf("  restarted coordinator reaches the cold one's hash:                         %s%n",
+        verdict(restart.coldHash().equals(restart.restartHash())));
+    out.printf("  the export replayed in the coordinator's fold order reaches its hash:      %s%n",
+        verdict(check.match()));
+  }
+
+  private static String verdict(boolean met) {
+    return met ? "met" : "NOT MET";
+  }
+
+  private static long produce(String bootstrapServers, List<Envelope> log, PrintStream out) {
+    var codec = new EventCodec();
+    byte[] contentType = Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8);
+    long start = System.nanoTime();
+    try (var producer = new KafkaProducer<String, byte[]>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ProducerConfig.LINGER_MS_CONFIG, 5,
+        ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+      for (Envelope e : log) {
+        var record = new ProducerRecord<>(Topics.topicOf(e), null, e.time().toEpochMilli(), Topics.keyOf(e),
+            codec.encode(e));
+        record.headers().add(EnvelopeSerializer.CONTENT_TYPE_HEADER, contentType);
+        producer.send(record);
+      }
+      producer.flush();
+    }
+    out.printf("produced %,d records in %.1f s%n", log.size(), (System.nanoTime() - start) / 1e9);
+    return log.size();
+  }
+}

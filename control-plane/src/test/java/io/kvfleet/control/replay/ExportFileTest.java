@@ -1,0 +1,119 @@
+package io.kvfleet.control.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.EventType;
+import io.kvfleet.events.Samples;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EventCodec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExportFileTest {
+  private static final EventCodec CODEC = new EventCodec();
+  @TempDir Path dir;
+
+  private static ExportHeader header() {
+    return new ExportHeader(ExportHeader.FORMAT, ExportHeader.VERSION, Instant.parse("2025-06-01T12:00:00Z"),
+        "127.0.0.1:9092", Topics.ALL, ExportHeader.ORDER, "none", new java.util.TreeMap<>(Map.of("kvfleet.nodes-0", 0L)),
+        new java.util.TreeMap<>(Map.of("kvfleet.nodes-0", 5L)));
+  }
+
+  private static StoredRecord record(long offset, byte[] key, byte[] value) {
+    return new StoredRecord(Topics.NODES, 0, offset, 1_748_779_200_000L + offset, key,
+        List.of(new StoredRecord.Header("content-type", Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8))), value);
+  }
+
+  private static void write(ExportWriter writer, StoredRecord r) throws Exception {
+    writer.write(r, r.value() == null ? new Decoded.Malformed("empty record", new byte[0]) : CODEC.decode(r.value()));
+  }
+
+  private static List<StoredRecord> readAll(Path file) throws Exception {
+    var all = new ArrayList<StoredRecord>();
+    try (var reader = ExportReader.open(file)) {
+      for (var r = reader.next(); r != null; r = reader.next()) {
+        all.add(r);
+      }
+    }
+    return all;
+  }
+
+  @Test
+  void keepsEveryRecordByteForByteWhetherEventMalformedOrTombstone() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.REGISTRATION_FAILED)));
+    byte[] garbage = {'{', 'n', 'o', 't', 0, (byte) 0xff, '\n', '}'};
+    byte[] oddKey = {(byte) 0xc3, 0x28};
+    var written = List.of(record(0, "prefill-0".getBytes(StandardCharsets.UTF_8), event),
+        record(1, oddKey, garbage), record(2, null, null));
+    Path file = dir.resolve("fleet.jsonl.gz");
+    try (var writer = ExportWriter.create(file, header())) {
+      for (var r : written) {
+        write(writer, r);
+      }
+    }
+
+    var read = readAll(file);
+
+    assertThat(read).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      var w = written.get(i);
+      var r = read.get(i);
+      assertThat(r.position()).isEqualTo(w.position());
+      assertThat(r.timestamp()).isEqualTo(w.timestamp());
+      assertThat(r.key()).isEqualTo(w.key());
+      assertThat(r.value()).isEqualTo(w.value());
+      assertThat(r.headers()).singleElement().satisfies(h -> {
+        assertThat(h.name()).isEqualTo("content-type");
+        assertThat(h.value()).isEqualTo(Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+      });
+    }
+    assertThat(read.get(0).decode(CODEC).value()).isEqualTo(CODEC.decode(event));
+    assertThat(read.get(1).decode(CODEC).value()).isInstanceOf(Decoded.Malformed.class);
+  }
+
+  @Test
+  void embedsAnEventAsJsonAndSaysWhyAMalformedRecordIsNotOne() throws Exception {
+    Path file = dir.resolve("fleet.jsonl.gz");
+    try (var writer = ExportWriter.create(file, header())) {
+      write(writer, record(0, "k".getBytes(), CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_JOINED)))));
+      write(writer, record(1, "k".getBytes(), "{\"specversion\":\"1.0\"}".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    List<String> lines;
+    try (var in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(file))) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).startsWith("{\"format\":\"kvfleet-export\",\"version\":1,");
+    assertThat(lines.get(1)).contains("\"key\":\"k\"").contains("\"value\":{\"specversion\":\"1.0\"")
+        .doesNotContain("malformed");
+    assertThat(lines.get(2)).contains("\"valueBase64\":").contains("\"malformed\":\"missing attribute 'id'\"");
+  }
+
+  @Test
+  void readsTheHeaderAndManyRecordsAcrossBufferBoundaries() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
+    Path file = dir.resolve("many.jsonl.gz");
+    try (var writer = ExportWriter.create(file, header())) {
+      for (int i = 0; i < 2_000; i++) {
+        write(writer, record(i, ("node-" + i).getBytes(), event));
+      }
+    }
+
+    try (var reader = ExportReader.open(file)) {
+      assertThat(reader.header()).isEqualTo(header());
+    }
+    var read = readAll(file);
+    assertThat(read).hasSize(2_000);
+    assertThat(read).allSatisfy(r -> assertThat(r.value()).isEqualTo(event));
+    assertThat(read.getLast().keyText()).isEqualTo("node-1999");
+  }
+}

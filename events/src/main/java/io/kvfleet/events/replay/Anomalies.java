@@ -1,0 +1,130 @@
+package io.kvfleet.events.replay;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.SequenceGap;
+import io.kvfleet.events.state.TransferView;
+import io.kvfleet.events.state.Violation;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds what is wrong with a log while it is folded. There is no signing yet, so "authenticity"
+ * means integrity: the schema (malformed and unreadable records), routing (topic and key), the
+ * producer of a node's own events, and sequence numbers (gaps, redeliveries, regressions).
+ */
+final class Anomalies implements ReplayObserver {
+  /** At most this many anomalies of each kind are listed; all are counted. */
+  static final int EXAMPLES_PER_KIND = 1_000;
+
+  private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
+  private final List<Anomaly> listed = new ArrayList<>();
+  private final Map<String, Long> lastSequenceInPartition = new HashMap<>();
+  private int violationsBefore;
+
+  @Override
+  public void before(LogRecord record, Envelope e, FleetState state) {
+    violationsBefore = state.violationCount();
+    if (state.hasSeen(e.producer(), e.epoch(), e.sequence())) {
+      add(AnomalyKind.DUPLICATE, record, e.producer(), e.producer() + " epoch " + e.epoch() + " sequence "
+          + e.sequence() + " came again (" + e.type() + "); it was not folded twice");
+      return;
+    }
+    checkSequenceOrder(record, e);
+    checkEpoch(record, e, state);
+    checkRouting(record, e);
+    if (e.data() instanceof OpaqueEvent o) {
+      add(AnomalyKind.UNREADABLE_TYPE, record, e.producer(), "type " + o.wireType() + " version "
+          + o.schemaVersion() + " is not readable by this build; kept as opaque data");
+    }
+  }
+
+  @Override
+  public void after(LogRecord record, Envelope e, FleetState state) {
+    if (state.violationCount() > violationsBefore) {
+      for (Violation v : state.violationsFrom(violationsBefore)) {
+        add(AnomalyKind.VIOLATION, record, e.data().subject(), v.message());
+      }
+    }
+  }
+
+  @Override
+  public void malformed(LogRecord record, Decoded.Malformed m) {
+    add(AnomalyKind.MALFORMED, record, record.key(), m.reason());
+  }
+
+  @Override
+  public void finish(FleetState state, Instant last) {
+    for (SequenceGap gap : state.sequenceGaps()) {
+      add(new Anomaly(AnomalyKind.SEQUENCE_GAP, null, null, gap.producer(), gap.producer() + " epoch "
+          + gap.epoch() + " is missing sequence " + (gap.size() == 1 ? gap.from() : gap.from() + ".." + gap.to())
+          + " (" + gap.size() + " event" + (gap.size() == 1 ? "" : "s") + ")"));
+    }
+    for (TransferView t : state.inFlightTransfers()) {
+      boolean overdue = t.request().deadlineMillis() < last.toEpochMilli();
+      add(new Anomaly(AnomalyKind.UNTERMINATED_TRANSFER, null, t.requestedAt(), t.transferId(), "transfer "
+          + t.transferId() + " " + t.status() + " since " + t.requestedAt() + ", never ended"
+          + (overdue ? "; its deadline " + Instant.ofEpochMilli(t.request().deadlineMillis()) + " passed" : "")));
+    }
+  }
+
+  AnomalyReport report() {
+    return new AnomalyReport(new java.util.TreeMap<>(counts), listed);
+  }
+
+  private void checkSequenceOrder(LogRecord record, Envelope e) {
+    String key = e.producer() + '\u0000' + e.epoch() + '\u0000' + record.position().partitionKey();
+    Long previous = lastSequenceInPartition.put(key, e.sequence());
+    if (previous != null && e.sequence() < previous) {
+      add(AnomalyKind.SEQUENCE_REGRESSION, record, e.producer(), e.producer() + " epoch " + e.epoch()
+          + " wrote sequence " + e.sequence() + " after " + previous + " in " + record.position().partitionKey());
+    }
+  }
+
+  private void checkEpoch(LogRecord record, Envelope e, FleetState state) {
+    NodeEpoch about = NodeEpoch.of(e.data());
+    if (state.isStaleEpoch(e.producer(), e.epoch())) {
+      add(AnomalyKind.STALE_EPOCH, record, e.producer(), e.type() + " written by " + e.producer() + " epoch "
+          + e.epoch() + " after it rejoined at epoch " + currentEpoch(state, e.producer()));
+    } else if (about != null && !(e.data() instanceof PeerJoined) && state.isStaleEpoch(about.nodeId(), about.epoch())) {
+      add(AnomalyKind.STALE_EPOCH, record, about.nodeId(), e.type() + " names " + about.nodeId() + " epoch "
+          + about.epoch() + ", older than its current epoch " + currentEpoch(state, about.nodeId()));
+    }
+    if (about != null && about.ownEvent() && (!e.producer().equals(about.nodeId()) || e.epoch() != about.epoch())) {
+      add(AnomalyKind.PRODUCER_MISMATCH, record, about.nodeId(), e.type() + " about " + about.nodeId() + " epoch "
+          + about.epoch() + " was written by " + e.producer() + " epoch " + e.epoch());
+    }
+  }
+
+  private void checkRouting(LogRecord record, Envelope e) {
+    String topic = Topics.topicOf(e);
+    String key = Topics.keyOf(e);
+    if (!topic.equals(record.position().topic()) || !key.equals(record.key())) {
+      add(AnomalyKind.MISROUTED, record, key, e.type() + " belongs on " + topic + " under key '" + key
+          + "' but was on " + record.position().topic() + " under key '" + record.key() + "'");
+    }
+  }
+
+  private static long currentEpoch(FleetState state, String nodeId) {
+    return state.peer(nodeId).map(p -> p.epoch()).orElse(0L);
+  }
+
+  private void add(AnomalyKind kind, LogRecord record, String subject, String message) {
+    add(new Anomaly(kind, record.position(), record.timestamp(), subject, message));
+  }
+
+  private void add(Anomaly anomaly) {
+    long count = counts.merge(anomaly.kind(), 1L, Long::sum);
+    if (count <= EXAMPLES_PER_KIND) {
+      listed.add(anomaly);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package io.kvfleet.events.replay;
+
+/** What kind of thing a replay found wrong with a log. */
+public enum AnomalyKind {
+  /** Sequence numbers of a producer incarnation are missing between ones the log holds. */
+  SEQUENCE_GAP,
+  /** An event came again with a sequence number already seen (a redelivery); it was not folded twice. */
+  DUPLICATE,
+  /** Within one partition, a producer's sequence number went down without being a redelivery. */
+  SEQUENCE_REGRESSION,
+  /** A transfer was requested and never ended (no completion, failure, rejection or time-out). */
+  UNTERMINATED_TRANSFER,
+  /** An event from, or about, an incarnation older than its node's current one. */
+  STALE_EPOCH,
+  /** A record that is not a readable event (schema check failed): its reason is kept. */
+  MALFORMED,
+  /** An event of a type or schema version this build cannot read; it was kept as opaque data. */
+  UNREADABLE_TYPE,
+  /** A record on another topic or under another key than its event belongs to. */
+  MISROUTED,
+  /** A node's own event written by another producer or at another epoch than the one it names. */
+  PRODUCER_MISMATCH,
+  /** The fold found an invariant broken (a transfer ending twice, a heartbeat before a join...). */
+  VIOLATION
+}

@@ -1,0 +1,115 @@
+package io.kvfleet.events.replay;
+
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegistrationFailed;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One end of a transfer (node, epoch, region) seen against the node's history at a moment of the
+ * replay: was the epoch it names current, and was the region registered at it?
+ */
+record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> incarnations, History history) {
+
+  static Endpoint of(String nodeId, long epoch, String regionId, History history) {
+    return new Endpoint(nodeId, epoch, regionId, Incarnation.of(nodeId, history), history);
+  }
+
+  /** The incarnation the transfer names, or null when the node never joined at that epoch. */
+  Incarnation named() {
+    return incarnations.stream().filter(i -> i.epoch() == epoch).findFirst().orElse(null);
+  }
+
+  /** Why this end was unusable at replay index {@code at}, in words; empty when it was usable. */
+  String problemAt(long at) {
+    Incarnation named = named();
+    if (named == null) {
+      return incarnations.isEmpty() ? nodeId + " had never joined"
+          : "the request named " + nodeId + " epoch " + epoch + ", at which " + nodeId + " never joined (its epochs: "
+              + incarnations.stream().map(i -> Long.toString(i.epoch())).toList() + ")";
+    }
+    Fact end = named.endOrReplacement();
+    if (end != null && end.index() < at) {
+      if (named.replacedBy() != null && named.replacedBy().index() < at) {
+        return "region " + regionId + " on " + nodeId + " belonged to epoch " + epoch + ", which ended at "
+            + Text.clock(end.time()) + " when " + named.howItEnded() + replacementClause(named, at);
+      }
+      return nodeId + " epoch " + epoch + ", which it named, ended at " + Text.clock(end.time()) + " when "
+          + named.howItEnded() + "; no later epoch of " + nodeId + " had joined";
+    }
+    Fact registration = registrationBefore(epoch, at);
+    if (registration == null) {
+      return "region " + regionId + " was never registered on " + nodeId + " at epoch " + epoch;
+    }
+    if (registration.event() instanceof RegistrationFailed f) {
+      return "region " + regionId + " on " + nodeId + " epoch " + epoch + " failed to register with " + f.backend()
+          + ": " + f.reason();
+    }
+    return "";
+  }
+
+  /** The facts behind {@link #problemAt}: the named join, its registration, its end, the replacement. */
+  List<Fact> chainAt(long at) {
+    var chain = new ArrayList<Fact>();
+    Incarnation named = named();
+    if (named == null) {
+      incarnations.forEach(i -> chain.add(i.joined()));
+      return chain;
+    }
+    chain.add(named.joined());
+    Fact registration = registrationBefore(epoch, at);
+    if (registration != null) {
+      chain.add(registration);
+    }
+    if (named.ended() != null) {
+      chain.add(named.ended());
+    }
+    if (named.replacedBy() != null) {
+      chain.add(named.replacedBy());
+      Fact again = firstRegistration(((PeerJoined) named.replacedBy().event()).epoch());
+      if (again != null) {
+        chain.add(again);
+      }
+    }
+    return chain;
+  }
+
+  private String replacementClause(Incarnation named, long at) {
+    long next = ((PeerJoined) named.replacedBy().event()).epoch();
+    Fact again = firstRegistration(next);
+    return again == null || again.index() > at
+        ? "; the replacement (epoch " + next + ", joined " + Text.clock(named.replacedBy().time())
+            + ") had not registered " + regionId
+        : "; the replacement registered " + regionId + " at epoch " + next + " at " + Text.clock(again.time());
+  }
+
+  /**
+   * The region's registration at {@code atEpoch} before replay index {@code at}: the last backend
+   * that registered it, else the last outcome (a refusal, a skip).
+   */
+  private Fact registrationBefore(long atEpoch, long at) {
+    Fact registered = null;
+    Fact other = null;
+    for (Fact f : history.region(nodeId, regionId)) {
+      if (f.index() < at && epochOf(f) == atEpoch) {
+        if (f.event() instanceof RegionRegistered) {
+          registered = f;
+        } else {
+          other = f;
+        }
+      }
+    }
+    return registered != null ? registered : other;
+  }
+
+  private Fact firstRegistration(long atEpoch) {
+    return history.region(nodeId, regionId).stream()
+        .filter(f -> f.event() instanceof RegionRegistered r && r.epoch() == atEpoch).findFirst().orElse(null);
+  }
+
+  static long epochOf(Fact fact) {
+    NodeEpoch about = NodeEpoch.of(fact.event());
+    return about == null ? 0 : about.epoch();
+  }
+}

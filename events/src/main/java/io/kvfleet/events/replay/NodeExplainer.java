@@ -1,0 +1,100 @@
+package io.kvfleet.events.replay;
+
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegistrationDecision;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.TransferStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** A node's story: each incarnation from join to end, what it registered, and what its end cost. */
+final class NodeExplainer {
+  private NodeExplainer() {}
+
+  static Explanation explain(String node, History history, FleetState state) {
+    List<Incarnation> incarnations = Incarnation.of(node, history);
+    if (incarnations.isEmpty()) {
+      return new Explanation("node", node, false, "node " + node + " never joined in the log", List.of());
+    }
+    var cited = new ArrayList<Fact>();
+    var story = new StringBuilder(node + ": " + incarnations.size() + " incarnation"
+        + (incarnations.size() == 1 ? "" : "s") + ".");
+    for (Incarnation i : incarnations) {
+      story.append(' ').append(incarnation(i, history, state, cited));
+    }
+    long inFlight = state.inFlightTouching(node).size();
+    if (inFlight > 0) {
+      story.append(' ').append(inFlight).append(" transfer").append(inFlight == 1 ? " touching it is" : "s touching it are")
+          .append(" still in flight where the replay stopped.");
+    }
+    return new Explanation("node", node, true, story.toString(), RegionExplainer.steps(cited));
+  }
+
+  private static String incarnation(Incarnation i, History history, FleetState state, List<Fact> cited) {
+    cited.add(i.joined());
+    var join = (PeerJoined) i.joined().event();
+    var text = new StringBuilder("Epoch " + i.epoch() + " joined at " + Text.clock(i.joined().time()) + " on "
+        + join.host() + unavailable(join.capabilities()) + ";");
+    history.node(i.nodeId()).stream()
+        .filter(f -> f.event() instanceof RegistrationDecision d && d.epoch() == i.epoch()).forEach(cited::add);
+    long registered = 0;
+    var failed = new ArrayList<String>();
+    for (String regionId : history.regionsOf(i.nodeId())) {
+      for (Fact f : history.region(i.nodeId(), regionId)) {
+        switch (f.event()) {
+          case RegionRegistered r when r.epoch() == i.epoch() -> registered++;
+          case RegistrationFailed r when r.epoch() == i.epoch() -> {
+            failed.add(regionId + " on " + r.backend() + ": " + r.reason());
+            cited.add(f);
+          }
+          case RegionSkipped r when r.epoch() == i.epoch() -> cited.add(f);
+          default -> {}
+        }
+      }
+    }
+    text.append(" ").append(registered).append(" registration").append(registered == 1 ? "" : "s");
+    text.append(failed.isEmpty() ? "" : ", " + failed.size() + " refused (" + String.join("; ", failed) + ")");
+    var beats = i.heartbeats();
+    text.append("; ").append(beats.count()).append(" heartbeat").append(beats.count() == 1 ? "" : "s")
+        .append(beats.last() == null ? "" : ", the last at " + Text.clock(beats.last()));
+    if (i.ended() != null) {
+      cited.add(i.ended());
+      text.append("; it ended at ").append(Text.clock(i.ended().time())).append(": ").append(i.howItEnded());
+      if (i.ended().event() instanceof PeerLost) {
+        text.append(lostTransfers(state, i));
+      }
+    }
+    if (i.replacedBy() != null) {
+      cited.add(i.replacedBy());
+      text.append(i.ended() == null ? "; it was replaced at " + Text.clock(i.replacedBy().time()) + " by epoch "
+          + ((PeerJoined) i.replacedBy().event()).epoch() : "");
+    } else if (i.ended() == null) {
+      text.append("; it is ").append(state.peer(i.nodeId()).map(p -> p.status().name()).orElse("?"))
+          .append(" where the replay stopped");
+    }
+    return text.append('.').toString();
+  }
+
+  private static String unavailable(List<BackendCapability> capabilities) {
+    String missing = capabilities.stream().filter(c -> !c.available())
+        .map(c -> c.backend() + " unavailable (" + c.detail() + ")").collect(Collectors.joining(", "));
+    return missing.isEmpty() ? "" : " (" + missing + ")";
+  }
+
+  private static String lostTransfers(FleetState state, Incarnation i) {
+    // Failed with PEER_LOST, touching the node, requested while this incarnation lived.
+    long failed = state.transfers().stream()
+        .filter(t -> t.status() == TransferStatus.FAILED && ReasonCodes.PEER_LOST.equals(t.reason())
+            && t.touches(i.nodeId()) && !t.requestedAt().isBefore(i.joined().time())
+            && !t.requestedAt().isAfter(i.ended().time()))
+        .count();
+    return failed == 0 ? "" : "; " + failed + " in-flight transfer" + (failed == 1 ? "" : "s") + " failed with PEER_LOST";
+  }
+}

@@ -1,0 +1,41 @@
+package io.kvfleet.events.replay;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What a replay does beside folding.
+ *
+ * @param until where it stops
+ * @param timeline where each folded record goes, as it is folded
+ * @param explain the entities to keep the history of, for {@link ReplayResult#explain}; none keeps none
+ */
+public record ReplayOptions(Until until, Consumer<TimelineEntry> timeline, List<ExplainTarget> explain) {
+  public ReplayOptions {
+    requireNonNull(until, "until must not be null");
+    requireNonNull(timeline, "timeline must not be null");
+    explain = List.copyOf(requireNonNull(explain, "explain must not be null"));
+  }
+
+  /** The whole log, no timeline, no history. */
+  public static ReplayOptions defaults() {
+    return new ReplayOptions(new Until.End(), entry -> {}, List.of());
+  }
+
+  /** These options, stopping where {@code until} says. */
+  public ReplayOptions until(Until newUntil) {
+    return new ReplayOptions(newUntil, timeline, explain);
+  }
+
+  /** These options, sending the timeline to {@code sink}. */
+  public ReplayOptions timeline(Consumer<TimelineEntry> sink) {
+    return new ReplayOptions(until, sink, explain);
+  }
+
+  /** These options, keeping the history that explaining {@code targets} needs. */
+  public ReplayOptions explaining(ExplainTarget... targets) {
+    return new ReplayOptions(until, timeline, List.of(targets));
+  }
+}

@@ -1,0 +1,80 @@
+package io.kvfleet.events.replay;
+
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.state.Counts;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.RegionStatus;
+import io.kvfleet.events.state.RegionView;
+import io.kvfleet.events.state.TransferStatus;
+import io.kvfleet.events.state.TransferView;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What the fleet knew at one moment, as an operator reads it: peers and their epochs, regions by
+ * node and kind, registration failures grouped by reason, and the transfers in flight.
+ *
+ * @param position the last record folded; null when none was
+ * @param time that record's timestamp; null when none was
+ * @param hash {@link FleetState#hash()}, which the coordinator reports for the same position
+ */
+public record StateReport(
+    LogPosition position,
+    Instant time,
+    String hash,
+    Counts counts,
+    List<Peer> peers,
+    SortedMap<String, SortedMap<RegionKind, List<Region>>> regions,
+    SortedMap<String, List<Failure>> failuresByReason,
+    List<InFlight> inFlight) {
+
+  /** A node's current incarnation. */
+  public record Peer(String nodeId, long epoch, PeerStatus status, String host, Instant joinedAt,
+      Instant lastHeartbeat, List<String> unavailableBackends) {}
+
+  /** A region as its node's latest incarnation left it. */
+  public record Region(String regionId, long epoch, RegionStatus status, MemoryType memoryType, int device,
+      long length, List<String> registeredWith, SortedMap<String, String> refusedBy) {}
+
+  /** One backend's refusal of one region. */
+  public record Failure(String nodeId, long epoch, String regionId, String backend, long nativeCode,
+      String nativeMessage, String remediation) {}
+
+  /** A transfer requested or dispatched and not ended. */
+  public record InFlight(String transferId, TransferStatus status, String source, String destination, long bytes,
+      Instant requestedAt, Instant deadline) {}
+
+  static StateReport of(FleetState state, LogPosition position, Instant time) {
+    var peers = state.peers().stream().map(p -> new Peer(p.nodeId(), p.epoch(), p.status(), p.host(), p.joinedAt(),
+        p.lastHeartbeat(), p.capabilities().stream().filter(c -> !c.available()).map(BackendCapability::backend)
+            .toList())).toList();
+    var regions = new TreeMap<String, SortedMap<RegionKind, List<Region>>>();
+    for (RegionView v : state.regions()) {
+      regions.computeIfAbsent(v.nodeId(), n -> new TreeMap<>())
+          .computeIfAbsent(v.spec().kind(), k -> new ArrayList<>())
+          .add(new Region(v.regionId(), v.epoch(), v.status(), v.spec().memoryType(), v.spec().device(),
+              v.spec().length(), List.copyOf(v.remoteKeys().keySet()), v.failedBackends()));
+    }
+    var failures = new TreeMap<String, List<Failure>>();
+    for (RegistrationFailed f : state.failures()) {
+      failures.computeIfAbsent(f.reason(), r -> new ArrayList<>()).add(new Failure(f.nodeId(), f.epoch(),
+          f.region().regionId(), f.backend(), f.nativeCode(), f.nativeMessage(), f.remediation()));
+    }
+    var inFlight = state.inFlightTransfers().stream().map(StateReport::inFlight).toList();
+    return new StateReport(position, time, state.hash(), state.counts(), peers, regions, failures, inFlight);
+  }
+
+  private static InFlight inFlight(TransferView t) {
+    var r = t.request();
+    return new InFlight(t.transferId(), t.status(), r.sourceNode() + "/" + r.sourceRegion() + "@" + r.sourceEpoch(),
+        r.destinationNode() + "/" + r.destinationRegion() + "@" + r.destinationEpoch(), r.totalBytes(),
+        t.requestedAt(), Instant.ofEpochMilli(r.deadlineMillis()));
+  }
+}

@@ -1,0 +1,28 @@
+package io.kvfleet.events.replay;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** How explanations write times and sizes. */
+final class Text {
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+  private Text() {}
+
+  /** A time of day in UTC, to the millisecond: {@code 10:42:07.123}. */
+  static String clock(Instant time) {
+    return time == null ? "?" : CLOCK.format(time);
+  }
+
+  /** Bytes as an operator reads them. */
+  static String bytes(long n) {
+    if (n >= 1 << 20) {
+      return String.format("%.1f MiB", n / 1048576.0);
+    }
+    if (n >= 1 << 10) {
+      return String.format("%.1f KiB", n / 1024.0);
+    }
+    return n + " B";
+  }
+}

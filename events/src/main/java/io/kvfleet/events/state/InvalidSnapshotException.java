@@ -1,0 +1,9 @@
+package io.kvfleet.events.state;
+
+/** A snapshot that cannot be trusted: corrupt, truncated, of another format or fold, or not matching its hash. */
+public final class InvalidSnapshotException extends RuntimeException {
+  /** A snapshot refused for {@code reason}. */
+  public InvalidSnapshotException(String reason) {
+    super(reason, null, false, false);
+  }
+}

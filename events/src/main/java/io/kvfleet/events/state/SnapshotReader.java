@@ -1,0 +1,189 @@
+package io.kvfleet.events.state;
+
+import static io.kvfleet.events.state.SnapshotWriter.*;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Reads what {@link SnapshotWriter} wrote, trusting nothing: the magic, both versions and every
+ * class shape must match this build, sizes must fit the bytes that are left, only the classes of
+ * {@link SnapshotClasses} are built (through their validating constructors), and nothing may
+ * follow the image. Any failure is an {@link InvalidSnapshotException} that says what was wrong.
+ */
+final class SnapshotReader {
+  private final ByteBuffer in;
+  private final List<String> strings = new ArrayList<>();
+
+  private SnapshotReader(byte[] bytes) {
+    this.in = ByteBuffer.wrap(bytes);
+  }
+
+  static StateImage read(byte[] bytes) {
+    var reader = new SnapshotReader(bytes);
+    try {
+      reader.header();
+      if (!(reader.value() instanceof StateImage image)) {
+        throw new InvalidSnapshotException("the snapshot does not hold a fleet state");
+      }
+      if (reader.in.hasRemaining()) {
+        throw new InvalidSnapshotException(reader.in.remaining() + " unexpected bytes after the state");
+      }
+      return image;
+    } catch (BufferUnderflowException e) {
+      throw new InvalidSnapshotException("the snapshot is truncated");
+    } catch (RuntimeException e) {
+      if (e instanceof InvalidSnapshotException invalid) {
+        throw invalid;
+      }
+      throw new InvalidSnapshotException("unreadable snapshot: " + e);
+    }
+  }
+
+  private void header() {
+    if (in.getInt() != MAGIC) {
+      throw new InvalidSnapshotException("not a kvfleet state snapshot (bad magic number)");
+    }
+    int format = in.getInt();
+    if (format != FORMAT_VERSION) {
+      throw new InvalidSnapshotException("snapshot format " + format + ", this build reads " + FORMAT_VERSION);
+    }
+    int fold = in.getInt();
+    if (fold != FleetState.FOLD_VERSION) {
+      throw new InvalidSnapshotException(
+          "snapshot of fold version " + fold + ", this build folds version " + FleetState.FOLD_VERSION);
+    }
+    int classes = in.getInt();
+    if (classes != SnapshotClasses.ALL.size()) {
+      throw new InvalidSnapshotException(
+          "snapshot names " + classes + " classes, this build " + SnapshotClasses.ALL.size());
+    }
+    for (Class<?> type : SnapshotClasses.ALL) {
+      String name = utf8();
+      boolean isEnum = bool();
+      var parts = new ArrayList<String>();
+      for (int i = size(); i > 0; i--) {
+        parts.add(utf8());
+      }
+      var shape = SnapshotClasses.shape(type);
+      if (!name.equals(type.getSimpleName()) || isEnum != shape.isEnum() || !parts.equals(shape.description())) {
+        throw new InvalidSnapshotException("incompatible snapshot: " + name + " " + parts
+            + " where this build has " + type.getSimpleName() + " " + shape.description());
+      }
+    }
+  }
+
+  private Object value() {
+    byte tag = in.get();
+    return switch (tag) {
+      case NULL -> null;
+      case STRING -> {
+        String s = utf8();
+        strings.add(s);
+        yield s;
+      }
+      case STRING_REF -> {
+        int index = in.getInt();
+        if (index < 0 || index >= strings.size()) {
+          throw new InvalidSnapshotException("string reference " + index + " out of range");
+        }
+        yield strings.get(index);
+      }
+      case LONG -> in.getLong();
+      case INT -> in.getInt();
+      case TRUE -> true;
+      case FALSE -> false;
+      case ENUM -> enumConstant();
+      case INSTANT -> instant();
+      case RECORD -> record();
+      case LIST -> {
+        int size = size();
+        var list = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+          list.add(value());
+        }
+        yield list;
+      }
+      case MAP -> {
+        var map = new TreeMap<Object, Object>();
+        for (int i = size(); i > 0; i--) {
+          map.put(value(), value());
+        }
+        yield map;
+      }
+      default -> throw new InvalidSnapshotException("unknown value tag " + tag);
+    };
+  }
+
+  private boolean bool() {
+    byte b = in.get();
+    if (b != 0 && b != 1) {
+      throw new InvalidSnapshotException("invalid boolean " + b);
+    }
+    return b == 1;
+  }
+
+  private Object enumConstant() {
+    Class<?> type = classAt(in.getShort());
+    int ordinal = in.getShort();
+    Object[] constants = type.getEnumConstants();
+    if (constants == null || ordinal < 0 || ordinal >= constants.length) {
+      throw new InvalidSnapshotException("no constant " + ordinal + " of " + type.getSimpleName());
+    }
+    return constants[ordinal];
+  }
+
+  private Instant instant() {
+    try {
+      return Instant.ofEpochSecond(in.getLong(), in.getInt());
+    } catch (DateTimeException | ArithmeticException e) {
+      throw new InvalidSnapshotException("invalid instant: " + e.getMessage());
+    }
+  }
+
+  private Object record() {
+    Class<?> type = classAt(in.getShort());
+    var shape = SnapshotClasses.shape(type);
+    if (shape.isEnum()) {
+      throw new InvalidSnapshotException(type.getSimpleName() + " is an enum, not a record");
+    }
+    var values = new Object[shape.accessors().length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = value();
+    }
+    try {
+      return shape.constructor().invoke(values);
+    } catch (Throwable e) {
+      throw new InvalidSnapshotException("invalid " + type.getSimpleName() + ": " + e);
+    }
+  }
+
+  private Class<?> classAt(int index) {
+    if (index < 0 || index >= SnapshotClasses.ALL.size()) {
+      throw new InvalidSnapshotException("class index " + index + " out of range");
+    }
+    return SnapshotClasses.ALL.get(index);
+  }
+
+  /** A count that the remaining bytes can hold (each element takes at least one byte). */
+  private int size() {
+    int size = in.getInt();
+    if (size < 0 || size > in.remaining()) {
+      throw new InvalidSnapshotException("size " + size + " does not fit the " + in.remaining() + " bytes left");
+    }
+    return size;
+  }
+
+  private String utf8() {
+    int length = size();
+    String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+    in.position(in.position() + length);
+    return s;
+  }
+}

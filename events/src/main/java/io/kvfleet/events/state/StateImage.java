@@ -1,0 +1,34 @@
+package io.kvfleet.events.state;
+
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.RegistrationDecision;
+import io.kvfleet.events.RegistrationFailed;
+import java.util.List;
+import java.util.SortedMap;
+
+/**
+ * Everything a {@link FleetState} holds, as immutable parts: what its hash covers and what a
+ * snapshot stores. Derived indexes (stale region keys, failures by reason) are rebuilt on restore.
+ */
+record StateImage(
+    long applied,
+    SortedMap<String, PeerView> peers,
+    SortedMap<RegionKey, RegionView> regions,
+    List<StaleRegistration> staleRegistrations,
+    List<RegistrationFailed> failures,
+    SortedMap<String, Long> failuresByReason,
+    SortedMap<String, TransferView> transfers,
+    SortedMap<Sequences.Producer, Sequences.Seen> sequences,
+    List<RegionSkipped> skipped,
+    List<RegistrationDecision> decisions,
+    SortedMap<String, Long> opaqueByType,
+    List<Violation> violations) {
+
+  /** Hex SHA-256 of the canonical form: the definition of {@link FleetState#hash()}. */
+  String hash() {
+    return Canonical.sha256(
+        List.of(
+            applied, peers, List.of(regions, staleRegistrations, failures, failuresByReason), transfers,
+            sequences, skipped, decisions, opaqueByType, violations));
+  }
+}

@@ -1,0 +1,114 @@
+package io.kvfleet.events.replay;
+
+import static io.kvfleet.events.replay.Script.joined;
+import static io.kvfleet.events.replay.Script.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.codec.Decoded;
+import org.junit.jupiter.api.Test;
+
+class AnomaliesTest {
+
+  private static AnomalyReport anomalies(Script script) {
+    return script.replay(ReplayOptions.defaults()).anomalies();
+  }
+
+  private static Envelope beat(String producer, long epoch, long sequence, String node, long nodeEpoch) {
+    return new Envelope("b-" + producer + sequence, producer, epoch, sequence, Script.T0, "",
+        new PeerHeartbeat(node, nodeEpoch, 1_000));
+  }
+
+  @Test
+  void listsTheSequenceNumbersMissingFromAProducer() {
+    var script = new Script().node("d0", 1, joined("d0", 1))
+        .envelope(beat("d0", 1, 4, "d0", 1)).envelope(beat("d0", 1, 5, "d0", 1));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.SEQUENCE_GAP)).singleElement()
+        .satisfies(a -> assertThat(a.message()).isEqualTo("d0 epoch 1 is missing sequence 2..3 (2 events)"));
+  }
+
+  @Test
+  void findsARedeliveryAndARegressionWithinAPartition() {
+    var script = new Script().node("d0", 1, joined("d0", 1))
+        .envelope(beat("d0", 1, 3, "d0", 1)).envelope(beat("d0", 1, 3, "d0", 1)).envelope(beat("d0", 1, 2, "d0", 1));
+
+    var report = anomalies(script);
+
+    assertThat(report.count(AnomalyKind.DUPLICATE)).isEqualTo(1);
+    assertThat(report.of(AnomalyKind.SEQUENCE_REGRESSION)).singleElement()
+        .satisfies(a -> assertThat(a.message()).contains("wrote sequence 2 after 3"));
+  }
+
+  @Test
+  void findsATransferThatNeverEndedAndSaysItsDeadlinePassed() {
+    var script = new Script().node("p0", 1, joined("p0", 1))
+        .event("router", 1, request("t1", "p0", 1, "d0", 1))
+        .after(java.time.Duration.ofHours(2)).node("p0", 1, new PeerHeartbeat("p0", 1, 1_000));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.UNTERMINATED_TRANSFER)).singleElement().satisfies(a -> {
+      assertThat(a.subject()).isEqualTo("t1");
+      assertThat(a.message()).contains("never ended").contains("deadline").contains("passed");
+    });
+  }
+
+  @Test
+  void findsEventsFromAnIncarnationOlderThanTheNodesCurrentOne() {
+    var script = new Script().node("d0", 3, joined("d0", 3)).node("d0", 4, joined("d0", 4))
+        .node("d0", 3, new PeerHeartbeat("d0", 3, 1_000));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.STALE_EPOCH)).singleElement()
+        .satisfies(a -> assertThat(a.message()).contains("d0 epoch 3 after it rejoined at epoch 4"));
+  }
+
+  @Test
+  void findsMalformedUnreadableMisroutedAndMisattributedRecords() {
+    var opaque = new OpaqueEvent("d0", "d0", "io.kvfleet.peer.teleported", 1, "{}");
+    var heartbeat = new Envelope("h", "d0", 1, 3, Script.T0, "", new PeerHeartbeat("d0", 1, 1_000));
+    var script = new Script().node("d0", 1, joined("d0", 1))
+        .record(Topics.NODES, 0, "d0", new Decoded.Malformed("missing attribute 'id'", new byte[] {'{', '}'}))
+        .event("d0", 1, opaque)
+        .record(Topics.TRANSFERS, 0, "d0", new Decoded.Event(heartbeat))
+        .event("impostor", 9, new PeerHeartbeat("d0", 1, 1_000));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.MALFORMED)).singleElement()
+        .satisfies(a -> assertThat(a.message()).isEqualTo("missing attribute 'id'"));
+    assertThat(report.of(AnomalyKind.UNREADABLE_TYPE)).singleElement()
+        .satisfies(a -> assertThat(a.message()).contains("io.kvfleet.peer.teleported"));
+    assertThat(report.of(AnomalyKind.MISROUTED)).singleElement()
+        .satisfies(a -> assertThat(a.message()).contains("belongs on kvfleet.nodes").contains("was on kvfleet.transfers"));
+    assertThat(report.of(AnomalyKind.PRODUCER_MISMATCH)).singleElement()
+        .satisfies(a -> assertThat(a.message()).contains("written by impostor epoch 9"));
+  }
+
+  @Test
+  void reportsTheFoldsInvariantViolationsAtTheRecordThatBrokeThem() {
+    var script = new Script().event("coordinator", 1, new TransferDispatched("t9", "p0", "coordinator"));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.VIOLATION)).singleElement().satisfies(a -> {
+      assertThat(a.message()).isEqualTo("transfer t9 dispatched before it was requested");
+      assertThat(a.position()).isEqualTo(script.records().getFirst().position());
+    });
+  }
+
+  @Test
+  void aCleanLogHasNoAnomalies() {
+    var script = new Script().node("d0", 1, joined("d0", 1)).node("d0", 1, new PeerHeartbeat("d0", 1, 1_000));
+
+    assertThat(anomalies(script).total()).isZero();
+  }
+}

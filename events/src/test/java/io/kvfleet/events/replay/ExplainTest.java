@@ -1,0 +1,134 @@
+package io.kvfleet.events.replay;
+
+import static io.kvfleet.events.replay.Script.joined;
+import static io.kvfleet.events.replay.Script.registered;
+import static io.kvfleet.events.replay.Script.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ExplainTest {
+
+  /** decode-0 epoch 3 is lost at 10:42:07 and rejoins at epoch 4; a router still names epoch 3. */
+  private static Script staleDestination() {
+    return new Script()
+        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
+        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
+        .event("router-0", 1, request("t-ok", "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferDispatched("t-ok", "prefill-0", "coordinator-0"))
+        .event("prefill-0", 5, new TransferCompleted("t-ok", "prefill-0", 16_384, 120_000, "host/memcpy", "ab12"))
+        .event("router-0", 1, request("t-lost", "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferDispatched("t-lost", "prefill-0", "coordinator-0"))
+        .at("10:42:04.500").node("decode-0", 3, new PeerHeartbeat("decode-0", 3, 2_000))
+        .at("10:42:07").event("coordinator-0", 1, new PeerLost("decode-0", 3, ReasonCodes.LEASE_EXPIRED,
+            Instant.parse("2025-06-01T10:42:04.500Z").toEpochMilli()))
+        .event("coordinator-0", 1, new TransferFailed("t-lost", "prefill-0", ReasonCodes.PEER_LOST, 0,
+            "decode-0 epoch 3 missed its lease"))
+        .at("10:42:08").node("decode-0", 4, joined("decode-0", 4)).node("decode-0", 4, registered("decode-0", 4, "kv-0"))
+        .at("10:42:09").event("router-0", 1, request("t-stale", "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferRejected("t-stale", "prefill-0", ReasonCodes.STALE_EPOCH,
+            "request names decode-0 epoch 3, current epoch is 4"));
+  }
+
+  private static Explanation explain(Script script, ExplainTarget target) {
+    return script.replay(ReplayOptions.defaults().explaining(target)).explain(target);
+  }
+
+  @Test
+  void explainsARejectionByTheEndOfTheEpochItNamedAndTheReplacement() {
+    var explanation = explain(staleDestination(), new ExplainTarget.Transfer("t-stale"));
+
+    assertThat(explanation.found()).isTrue();
+    assertThat(explanation.summary()).isEqualTo("Transfer t-stale was rejected at 10:42:09.001: STALE_EPOCH"
+        + " (request names decode-0 epoch 3, current epoch is 4). Because region kv-0 on decode-0 belonged to"
+        + " epoch 3, which ended at 10:42:07.000 when decode-0 was lost (LEASE_EXPIRED, last heartbeat"
+        + " 10:42:04.500); the replacement registered kv-0 at epoch 4 at 10:42:08.001.");
+    assertThat(explanation.steps()).extracting(Explanation.Step::type).containsExactly(
+        "io.kvfleet.peer.joined", "io.kvfleet.region.registered", "io.kvfleet.peer.lost",
+        "io.kvfleet.peer.joined", "io.kvfleet.region.registered", "io.kvfleet.transfer.requested",
+        "io.kvfleet.transfer.rejected");
+  }
+
+  @Test
+  void explainsAFailureByThePeerLostWhileTheTransferWasInFlight() {
+    var explanation = explain(staleDestination(), new ExplainTarget.Transfer("t-lost"));
+
+    assertThat(explanation.summary()).startsWith("Transfer t-lost failed at 10:42:07.001: PEER_LOST")
+        .contains("Because decode-0 epoch 3, which it named, ended at 10:42:07.000 when decode-0 was lost (LEASE_EXPIRED")
+        .endsWith("; no later epoch of decode-0 had joined.");
+  }
+
+  @Test
+  void explainsACompletionWithoutACause() {
+    var explanation = explain(staleDestination(), new ExplainTarget.Transfer("t-ok"));
+
+    assertThat(explanation.summary()).isEqualTo("Transfer t-ok completed at 10:40:00.006: 16.0 KiB via host/memcpy.");
+    assertThat(explanation.steps()).hasSize(3);
+  }
+
+  @Test
+  void saysSoWhenTheTransferIsNotInTheLog() {
+    var explanation = explain(staleDestination(), new ExplainTarget.Transfer("t-none"));
+
+    assertThat(explanation.found()).isFalse();
+    assertThat(explanation.summary()).isEqualTo("no transfer t-none in the log");
+  }
+
+  @Test
+  void explainsARegionAcrossIncarnationsAndTheTransfersThatNamedIt() {
+    var explanation = explain(staleDestination(), ExplainTarget.of("region", "decode-0/kv-0"));
+
+    assertThat(explanation.summary())
+        .startsWith("Region kv-0 of decode-0 is LIVE at epoch 4, registered with [host].")
+        .contains("Epoch 3 of decode-0 ended at 10:42:07.000 when decode-0 was lost (LEASE_EXPIRED, last heartbeat"
+            + " 10:42:04.500); what it registered is stale from then on.")
+        .contains("3 transfers named it: {COMPLETED=1, FAILED=1, REJECTED=1}");
+  }
+
+  @Test
+  void asksWhichNodeWhenARegionIdIsOnSeveral() {
+    var explanation = explain(staleDestination(), ExplainTarget.of("region", "kv-0"));
+
+    assertThat(explanation.found()).isFalse();
+    assertThat(explanation.summary()).isEqualTo("region kv-0 exists on decode-0, prefill-0: name one as NODE/kv-0");
+  }
+
+  @Test
+  void explainsARegistrationFailureWithItsDiagnosis() {
+    var ucx = new BackendCapability("ucx", true, "1.18.0", List.of(MemoryType.DRAM), List.of("tcp"), "no CUDA");
+    var state = new RegionSpec("state-0", RegionKind.STATE, MemoryType.VRAM, 0, 0x7f00, 1 << 16, 0, "state_data", 0);
+    var script = new Script().node("prefill-0", 1, joined("prefill-0", 1))
+        .node("prefill-0", 1, new RegistrationFailed("prefill-0", 1, state, "ucx", ReasonCodes.MEMORY_TYPE_UNSUPPORTED,
+            "", -4, "UCS_ERR_UNSUPPORTED", ucx, "install a UCX built with CUDA"));
+
+    var explanation = explain(script, ExplainTarget.of("region", "state-0"));
+
+    assertThat(explanation.summary()).startsWith("Region state-0 of prefill-0 is FAILED at epoch 1, refused by {ucx=MEMORY_TYPE_UNSUPPORTED}.");
+    assertThat(explanation.steps().getLast().text()).contains("ucx refused it: MEMORY_TYPE_UNSUPPORTED (native -4"
+        + " UCS_ERR_UNSUPPORTED)").contains("remediation: install a UCX built with CUDA");
+  }
+
+  @Test
+  void explainsANodeIncarnationByIncarnation() {
+    var explanation = explain(staleDestination(), new ExplainTarget.Node("decode-0"));
+
+    assertThat(explanation.summary()).startsWith("decode-0: 2 incarnations. Epoch 3 joined at 10:40:00.002")
+        .contains("1 heartbeat, the last at 10:42:04.500; it ended at 10:42:07.000: decode-0 was lost (LEASE_EXPIRED")
+        .contains("1 in-flight transfer failed with PEER_LOST")
+        .endsWith("Epoch 4 joined at 10:42:08.000 on 10.0.0.1; 1 registration; 0 heartbeats; it is ALIVE where the replay stopped.");
+  }
+}

@@ -1,0 +1,34 @@
+package io.kvfleet.events.replay;
+
+import static io.kvfleet.events.replay.Script.joined;
+import static io.kvfleet.events.replay.Script.registered;
+import static io.kvfleet.events.replay.Script.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.TransferStatus;
+import org.junit.jupiter.api.Test;
+
+class StateReportTest {
+
+  @Test
+  void showsPeersRegionsByNodeAndKindAndTransfersInFlight() {
+    var script = new Script().node("p0", 1, joined("p0", 1)).node("p0", 1, registered("p0", 1, "kv-0"))
+        .node("d0", 2, joined("d0", 2)).event("router", 1, request("t1", "p0", 1, "d0", 2));
+
+    var report = script.replay(ReplayOptions.defaults()).report();
+
+    assertThat(report.peers()).extracting(StateReport.Peer::nodeId, StateReport.Peer::epoch, StateReport.Peer::status)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("d0", 2L, PeerStatus.ALIVE),
+            org.assertj.core.groups.Tuple.tuple("p0", 1L, PeerStatus.ALIVE));
+    assertThat(report.regions().get("p0").get(RegionKind.KV)).singleElement()
+        .satisfies(r -> assertThat(r.registeredWith()).containsExactly("host"));
+    assertThat(report.inFlight()).singleElement().satisfies(t -> {
+      assertThat(t.transferId()).isEqualTo("t1");
+      assertThat(t.status()).isEqualTo(TransferStatus.REQUESTED);
+      assertThat(t.destination()).isEqualTo("d0/kv-0@2");
+    });
+    assertThat(report.position()).isEqualTo(script.records().getLast().position());
+  }
+}
