@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 public enum RegistrationPolicy {
   /** Stop the node, as sglang does today, but with the diagnosis on record. */
   FAIL_NODE,
-  /** Keep the node; move the component through a host bounce buffer instead of registering it. */
+  /** Keep the node; the component is to be staged through host memory instead of registered. */
   FALLBACK_STAGED,
   /** Keep the node and serve everything else; the component is not transferable. */
   CONTINUE_WITHOUT;
@@ -50,7 +50,8 @@ public enum RegistrationPolicy {
   private String consequence() {
     return switch (this) {
       case FAIL_NODE -> "the node stops";
-      case FALLBACK_STAGED -> "the node keeps serving; this component moves through pinned host staging buffers";
+      case FALLBACK_STAGED -> "the node keeps serving; this component is not registered with a transport and"
+          + " must be staged through host memory";
       case CONTINUE_WITHOUT -> "the node keeps serving without this component; its transfers will be rejected";
     };
   }
