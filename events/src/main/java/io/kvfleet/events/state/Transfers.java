@@ -11,13 +11,24 @@ import java.util.TreeMap;
 /** The transfer part of the fold: each transfer from request to its one terminal event. */
 final class Transfers {
   private final SortedMap<String, TransferView> views = new TreeMap<>();
+  /** The ids of transfers not ended yet: an index, so deadline and lease sweeps skip the ended. */
+  private final java.util.SortedSet<String> open = new java.util.TreeSet<>();
+
+  private void put(String transferId, TransferView view) {
+    views.put(transferId, view);
+    if (view.status().isTerminal()) {
+      open.remove(transferId);
+    } else {
+      open.add(transferId);
+    }
+  }
 
   void requested(TransferRequested e, Applying at) {
     if (views.containsKey(e.transferId())) {
       at.violation("transfer " + e.transferId() + " requested again; the first request is kept");
       return;
     }
-    views.put(e.transferId(), TransferView.requested(e, at.time()));
+    put(e.transferId(), TransferView.requested(e, at.time()));
   }
 
   void dispatched(String transferId, Applying at) {
@@ -25,7 +36,7 @@ final class Transfers {
         .ifPresent(
             view -> {
               switch (view.status()) {
-                case REQUESTED -> views.put(transferId, view.dispatched(at.time()));
+                case REQUESTED -> put(transferId, view.dispatched(at.time()));
                 case DISPATCHED -> at.violation("transfer " + transferId + " dispatched twice");
                 case COMPLETED, FAILED, REJECTED, TIMED_OUT ->
                     at.violation(
@@ -70,7 +81,7 @@ final class Transfers {
               + view.status() + "; the first end is kept");
       return false;
     }
-    views.put(view.transferId(), view.ended(status, reason, detail, bytes, at.time()));
+    put(view.transferId(), view.ended(status, reason, detail, bytes, at.time()));
     return true;
   }
 
@@ -91,7 +102,7 @@ final class Transfers {
   }
 
   List<TransferView> inFlight() {
-    return views.values().stream().filter(v -> !v.status().isTerminal()).toList();
+    return open.stream().map(views::get).toList();
   }
 
   int count(TransferStatus status) {
@@ -103,6 +114,6 @@ final class Transfers {
   }
 
   void restore(SortedMap<String, TransferView> image) {
-    views.putAll(image);
+    image.forEach(this::put);
   }
 }
