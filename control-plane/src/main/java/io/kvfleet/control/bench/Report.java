@@ -161,8 +161,8 @@ public final class Report {
         three records of each transfer (its own dispatch included) and the outcome reader decodes all
         three to find the terminal one (no record header names the type, so it cannot skip any);
       - the coordinator keeps every transfer it ever saw in its fold and its sets of decided ids, so
-        its heap and the GC's work grow with the run, and its deadline sweep walks all of them every
-        200 ms;
+        its heap and the GC's work grow with the run (its 200 ms deadline sweep reads only an index
+        of the transfers still in flight);
       - a hand-off to each publisher's sending thread, to the coordinator's event loop, an EventBus
         request and a worker thread per transfer;
       - every transfer event is keyed by its source node, so one partition carries them all (the raw
