@@ -34,6 +34,14 @@ public final class NodeAgent extends VerticleBase {
   private long heartbeatTimer = -1;
   private MessageConsumer<String> orders;
   private volatile int httpPort = -1;
+  /** Transfer ids this incarnation has run: an order sent twice (a retry, a new coordinator) runs once. */
+  private final java.util.Set<String> ordersTaken = java.util.Collections.newSetFromMap(
+      new java.util.LinkedHashMap<String, Boolean>() {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+          return size() > 100_000;
+        }
+      });
   private boolean crashed;
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
@@ -175,14 +183,25 @@ public final class NodeAgent extends VerticleBase {
   }
 
   private void onOrder(Message<String> message) {
-    TransferOrder order = Json.read(message.body(), TransferOrder.class);
+    TransferOrder order;
+    try {
+      order = Json.read(message.body(), TransferOrder.class);
+    } catch (KvfleetException e) {
+      message.fail(400, "unreadable transfer order: " + e.getMessage());
+      return;
+    }
     var request = order.request();
+    if (!ordersTaken.add(request.transferId())) {
+      message.reply("duplicate order for " + request.transferId() + ": it ran once already");
+      return;
+    }
     vertx.executeBlocking(() -> dataPlane.transfer(order), true)
         .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
             request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))))
         .compose(outcome -> publish(outcome, request.transferId()).map(outcome))
         .onComplete(done -> message.reply(done.succeeded() ? done.result().wireType() : "unpublished"));
   }
+
 
   private Future<Void> publish(FleetEvent event, String correlationId) {
     return Future.fromCompletionStage(publisher.publish(event, correlationId), context).mapEmpty();
