@@ -22,6 +22,10 @@ final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--id", defaultValue = "coordinator-0", description = "Coordinator id (default: ${DEFAULT-VALUE})")
   String coordinatorId;
 
+  @Option(names = "--group", description = "Share the transfers with the other coordinators of this consumer "
+      + "group, partitioned by source node (default: this coordinator decides every transfer)")
+  String group;
+
   @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
   java.nio.file.Path snapshotDir;
 
@@ -31,6 +35,9 @@ final class CoordinatorCommand implements Callable<Integer> {
     var vertx = cluster.joinCluster();
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
     var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC());
+    if (group != null) {
+      coordinator.withGroup(group);
+    }
     if (snapshotDir != null) {
       coordinator.withSnapshots(new SnapshotStore(snapshotDir), java.time.Duration.ofSeconds(30), 10_000);
     }

@@ -29,6 +29,7 @@ import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -67,6 +68,9 @@ public final class Coordinator extends VerticleBase {
   private static final long JOIN_GRACE_MILLIS = 10_000;
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
+  private KafkaConsumer<String, Decoded> transfers;
+  private String group;
+  private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
@@ -74,6 +78,15 @@ public final class Coordinator extends VerticleBase {
     this.publisher = publisher;
     this.clock = clock;
     this.decider = new TransferDecider(publisher.producerId());
+  }
+
+  /**
+   * Joins a group of coordinators that share the transfers, partitioned by source node (Kafka
+   * consumer group {@code groupId}); every member folds all node events. Call before deploying.
+   */
+  public Coordinator withGroup(String groupId) {
+    this.group = groupId;
+    return this;
   }
 
   /** Starts from the newest valid snapshot in {@code store} and writes new ones as it goes; call before deploying. */
@@ -94,7 +107,7 @@ public final class Coordinator extends VerticleBase {
     vertx.setPeriodic(snapshots.interval().toMillis(), t -> writeSnapshot());
     // The snapshot is read and checked on a worker while the consumer finds the log's partitions and ends.
     var loading = snapshots.load(vertx, publisher.producerId());
-    var assigning = LogReader.assignFromBeginning(consumer, Topics.ALL);
+    var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
     return Future.all(loading, assigning)
         .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
@@ -102,6 +115,26 @@ public final class Coordinator extends VerticleBase {
           // Records flow only now: none may be folded before a snapshot's state is in place.
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
+        })
+        .compose(ends -> group == null ? Future.succeededFuture() : joinGroup());
+  }
+
+  /** Subscribes to the transfers topic in the coordinators' consumer group. */
+  private Future<?> joinGroup() {
+    transfers = KafkaConsumer.create(vertx, LogReader.groupConfig(bootstrapServers, publisher.producerId(), group),
+        new StringDeserializer(), new EnvelopeDeserializer());
+    transfers.handler(this::onRecord);
+    transfers.partitionsRevokedHandler(revoked -> revoked.forEach(tp -> ownership.revoked(tp.getPartition())));
+    transfers.partitionsAssignedHandler(assigned -> transfers.endOffsets(assigned).onSuccess(ends ->
+        ends.forEach((tp, end) -> {
+          if (ownership.assigned(tp.getPartition(), end)) {
+            decidePartition(tp.getPartition());
+          }
+        })));
+    return transfers.partitionsFor(Topics.TRANSFERS)
+        .compose(infos -> {
+          ownership = Ownership.group(infos.size());
+          return transfers.subscribe(Topics.TRANSFERS);
         });
   }
 
@@ -134,23 +167,32 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return consumer.close();
+    return transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
   }
 
   private CoordinatorStatus status() {
     var counts = state.counts();
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
-        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash());
+        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash(), ownership.owned());
   }
 
   private void onRecord(KafkaConsumerRecord<String, Decoded> record) {
-    if (!folded.add(record.topic(), record.partition(), record.offset())) {
-      return; // folded already: covered by the snapshot this coordinator started from
+    if (folded.add(record.topic(), record.partition(), record.offset())) {
+      fold(record);
+    } // else folded already: covered by a snapshot, or re-read after a partition came back to this coordinator
+    catchUp.advance(record.topic(), record.partition(), record.offset());
+    decideIfCaughtUp();
+    if (transfers != null && record.topic().equals(Topics.TRANSFERS)
+        && ownership.advance(record.partition(), record.offset())) {
+      decidePartition(record.partition());
     }
+  }
+
+  private void fold(KafkaConsumerRecord<String, Decoded> record) {
     switch (record.value()) {
       case Decoded.Event e -> {
         state.apply(e.envelope());
-        if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r) {
+        if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r && ownership.owns(r.sourceNode())) {
           decide(r);
         } else if (catchUp.isDone() && record.topic().equals(Topics.NODES) && !waiting.isEmpty()) {
           waiting.retry(decider, state, clock.instant()).forEach(this::act);
@@ -161,8 +203,17 @@ public final class Coordinator extends VerticleBase {
         LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
       }
     }
-    catchUp.advance(record.topic(), record.partition(), record.offset());
-    decideIfCaughtUp();
+  }
+
+  /** A transfer partition became this coordinator's: decide what its previous owner left undecided. */
+  private void decidePartition(int partition) {
+    if (!catchUp.isDone()) {
+      return; // decideIfCaughtUp will, once the node events are read
+    }
+    LOG.info("deciding for transfers partition {}", partition);
+    state.inFlightTransfers().stream()
+        .filter(t -> t.status() == TransferStatus.REQUESTED && ownership.holds(partition, t.request().sourceNode()))
+        .forEach(t -> decide(t.request()));
   }
 
   private void decideIfCaughtUp() {
@@ -171,7 +222,7 @@ public final class Coordinator extends VerticleBase {
       writeSnapshot();
       caughtUp.tryComplete();
       state.inFlightTransfers().stream()
-          .filter(t -> t.status() == TransferStatus.REQUESTED)
+          .filter(t -> t.status() == TransferStatus.REQUESTED && ownership.owns(t.request().sourceNode()))
           .forEach(t -> decide(t.request()));
     }
   }
@@ -189,6 +240,10 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void act(Decision decision) {
+    if (!owned(decision)) {
+      LOG.info("not acting on {}: its partition went to another coordinator", decision);
+      return;
+    }
     switch (decision) {
       case Decision.Reject r -> publish(r.event());
       case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
@@ -204,6 +259,15 @@ public final class Coordinator extends VerticleBase {
     }
   }
 
+  private boolean owned(Decision decision) {
+    return switch (decision) {
+      case Decision.Reject r -> ownership.owns(r.event().sourceNode());
+      case Decision.Dispatch d -> ownership.owns(d.order().request().sourceNode());
+      case Decision.Wait w -> ownership.owns(w.ifStill().sourceNode());
+      case Decision.AlreadyAnswered a -> true;
+    };
+  }
+
   private void enforceDeadlinesAndLeases() {
     if (!catchUp.isDone()) {
       return;
@@ -214,7 +278,8 @@ public final class Coordinator extends VerticleBase {
     }
     for (var peer : state.peers()) {
       String key = peer.nodeId() + "@" + peer.epoch();
-      if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && lostAnnounced.add(key)) {
+      if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && ownership.owns(peer.nodeId())
+          && lostAnnounced.add(key)) {
         publish(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED, peer.lastHeartbeat().toEpochMilli()));
         for (TransferView t : state.inFlightTouching(peer.nodeId())) {
           endOnce(t, new TransferFailed(t.transferId(), t.request().sourceNode(), ReasonCodes.PEER_LOST, 0,
@@ -223,7 +288,7 @@ public final class Coordinator extends VerticleBase {
       }
     }
     for (TransferView t : state.inFlightTransfers()) {
-      if (t.request().deadlineMillis() < now) {
+      if (t.request().deadlineMillis() < now && ownership.owns(t.request().sourceNode())) {
         endOnce(t, new TransferTimedOut(t.transferId(), t.request().sourceNode(), t.request().deadlineMillis()));
       }
     }

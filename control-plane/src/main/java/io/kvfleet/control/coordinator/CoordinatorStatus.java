@@ -5,7 +5,14 @@ package io.kvfleet.control.coordinator;
  * what it could not read, and the hash of its fleet state (which a replay of the same log matches).
  */
 public record CoordinatorStatus(
-    String coordinatorId, boolean caughtUp, long applied, long malformed, long opaque, long violations, String stateHash) {
+    String coordinatorId,
+    boolean caughtUp,
+    long applied,
+    long malformed,
+    long opaque,
+    long violations,
+    String stateHash,
+    java.util.List<Integer> ownedTransferPartitions) {
 
   /** The EventBus address a coordinator answers status requests on. */
   public static String address(String coordinatorId) {

@@ -22,6 +22,13 @@ final class LogReader {
         "isolation.level", "read_committed");
   }
 
+  /** A member of the coordinators' consumer group: reads every partition it gets from the start. */
+  static Map<String, String> groupConfig(String bootstrapServers, String clientId, String groupId) {
+    var config = new HashMap<>(config(bootstrapServers, clientId + "-transfers"));
+    config.put("group.id", groupId);
+    return config;
+  }
+
   /**
    * Assigns every partition of {@code topics} (no consumer group: reading starts at the earliest
    * offset) and answers their end offsets.

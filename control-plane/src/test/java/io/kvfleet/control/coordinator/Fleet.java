@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -51,6 +52,27 @@ final public class Fleet implements AutoCloseable {
     FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
     tail = EventTail.start(kafka.bootstrapServers(), Topics.ALL, log::add);
     router = own(new EventPublisher(kafka.bootstrapServers(), "router", 1, Clock.systemUTC()));
+  }
+
+  /** Deploys a coordinator {@code id} in the consumer group {@code group}; answers its deployment id. */
+  String startGroupCoordinator(String id, String group) throws Exception {
+    var events = own(new EventPublisher(kafka.bootstrapServers(), id, ++coordinators, Clock.systemUTC()));
+    return await(vertx.deployVerticle(
+        new Coordinator(kafka.bootstrapServers(), events, Clock.systemUTC()).withGroup(group)));
+  }
+
+  /** How many partitions {@code topic} has. */
+  int partitions(String topic) throws Exception {
+    try (var admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+    }
+  }
+
+  /** What coordinator {@code id} reports about itself. */
+  CoordinatorStatus status(String id) throws Exception {
+    var reply = await(vertx.eventBus().<String>request(CoordinatorStatus.address(id), ""));
+    return io.kvfleet.control.Json.read(reply.body(), CoordinatorStatus.class);
   }
 
   /** Deploys a new coordinator incarnation; answers its deployment id. */
