@@ -1,5 +1,6 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.kafka.EventPublisher;
@@ -31,6 +32,10 @@ final class CoordinatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (group != null && snapshotDir != null) {
+      throw KvfleetException.badInput("--snapshot-dir is for a lone coordinator; a group member re-reads"
+          + " its partitions from the log (leave out one of --group and --snapshot-dir)");
+    }
     FleetTopics.ensure(cluster.bootstrapServers, (short) 1);
     var vertx = cluster.joinCluster();
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());

@@ -19,7 +19,14 @@ public final class Kvfleet implements Runnable {
   public static void main(String[] args) {
     LogFile.init();
     var cli = new CommandLine(new Kvfleet())
-        .registerConverter(java.time.Duration.class, new DurationConverter());
+        .registerConverter(java.time.Duration.class, new DurationConverter())
+        .setExecutionExceptionHandler((error, commandLine, parseResult) -> {
+          if (error instanceof io.kvfleet.control.KvfleetException) {
+            commandLine.getErr().println("kvfleet " + commandLine.getCommandName() + ": " + error.getMessage());
+            return 2; // a situation the user can act on: the message says what, no stack trace
+          }
+          throw error;
+        });
     System.exit(cli.execute(args));
   }
 

@@ -124,7 +124,7 @@ public final class Coordinator extends VerticleBase {
     transfers = KafkaConsumer.create(vertx, LogReader.groupConfig(bootstrapServers, publisher.producerId(), group),
         new StringDeserializer(), new EnvelopeDeserializer());
     transfers.handler(this::onRecord);
-    transfers.partitionsRevokedHandler(revoked -> revoked.forEach(tp -> ownership.revoked(tp.getPartition())));
+    transfers.partitionsRevokedHandler(revoked -> revoked.forEach(tp -> release(tp.getPartition())));
     transfers.partitionsAssignedHandler(assigned -> transfers.endOffsets(assigned).onSuccess(ends ->
         ends.forEach((tp, end) -> {
           if (ownership.assigned(tp.getPartition(), end)) {
@@ -203,6 +203,14 @@ public final class Coordinator extends VerticleBase {
         LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
       }
     }
+  }
+
+  /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */
+  private void release(int partition) {
+    ownership.revoked(partition);
+    state.inFlightTransfers().stream()
+        .filter(t -> t.status() == TransferStatus.REQUESTED && ownership.holds(partition, t.request().sourceNode()))
+        .forEach(t -> decided.remove(t.transferId()));
   }
 
   /** A transfer partition became this coordinator's: decide what its previous owner left undecided. */
