@@ -2,6 +2,7 @@ package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.NodeAgent;
+import io.kvfleet.control.agent.TransferOrder;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;
@@ -219,9 +220,12 @@ public final class Coordinator extends VerticleBase {
       return; // decideIfCaughtUp will, once the node events are read
     }
     LOG.info("deciding for transfers partition {}", partition);
-    state.inFlightTransfers().stream()
-        .filter(t -> t.status() == TransferStatus.REQUESTED && ownership.holds(partition, t.request().sourceNode()))
-        .forEach(t -> decide(t.request()));
+    for (TransferView t : state.inFlightTransfers()) {
+      if (!ownership.holds(partition, t.request().sourceNode())) {
+        continue;
+      }
+      resume(t);
+    }
   }
 
   private void decideIfCaughtUp() {
@@ -229,9 +233,24 @@ public final class Coordinator extends VerticleBase {
       LOG.info("caught up with the log after {} events; deciding", state.appliedCount());
       writeSnapshot();
       caughtUp.tryComplete();
-      state.inFlightTransfers().stream()
-          .filter(t -> t.status() == TransferStatus.REQUESTED && ownership.owns(t.request().sourceNode()))
-          .forEach(t -> decide(t.request()));
+      for (TransferView t : state.inFlightTransfers()) {
+        if (ownership.owns(t.request().sourceNode())) {
+          resume(t);
+        }
+      }
+    }
+  }
+
+  /**
+   * Takes up a transfer found in flight on catching up: decides a request, and sends a dispatched
+   * one's order again, since it may have been lost with the coordinator that sent it (an agent runs
+   * an order only once, however often it comes).
+   */
+  private void resume(TransferView transfer) {
+    if (transfer.status() == TransferStatus.REQUESTED) {
+      decide(transfer.request());
+    } else {
+      decider.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
     }
   }
 
@@ -256,15 +275,17 @@ public final class Coordinator extends VerticleBase {
       case Decision.Reject r -> publish(r.event());
       case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
-      case Decision.Dispatch d -> {
-        var request = d.order().request();
-        publish(d.event()).onSuccess(v -> vertx.eventBus()
-            .request(NodeAgent.address(request.sourceNode()), Json.write(d.order()),
-                new DeliveryOptions().setSendTimeout(request.deadlineMillis() - clock.millis() + 1_000))
-            .onFailure(err -> LOG.warn("agent {} did not answer for {}: {}",
-                request.sourceNode(), request.transferId(), err.getMessage())));
-      }
+      case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
     }
+  }
+
+  private void sendOrder(TransferOrder order) {
+    var request = order.request();
+    vertx.eventBus()
+        .request(NodeAgent.address(request.sourceNode()), Json.write(order),
+            new DeliveryOptions().setSendTimeout(Math.max(1, request.deadlineMillis() - clock.millis()) + 1_000))
+        .onFailure(err -> LOG.warn("agent {} did not answer for {}: {}",
+            request.sourceNode(), request.transferId(), err.getMessage()));
   }
 
   private boolean owned(Decision decision) {

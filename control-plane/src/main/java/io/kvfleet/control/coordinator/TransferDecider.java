@@ -40,6 +40,21 @@ final class TransferDecider {
     if (known.isPresent() && known.get().status() != TransferStatus.REQUESTED) {
       return new Decision.AlreadyAnswered(request.transferId());
     }
+    return validate(state, request, now);
+  }
+
+  /**
+   * The order for a transfer another coordinator dispatched, to send again after taking over its
+   * partition (the agent runs an order once however often it comes); empty when it no longer holds.
+   */
+  Optional<TransferOrder> reorder(FleetState state, TransferRequested request, Instant now) {
+    boolean dispatched = state.transfer(request.transferId())
+        .map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false);
+    return dispatched && validate(state, request, now) instanceof Decision.Dispatch d
+        ? Optional.of(d.order()) : Optional.empty();
+  }
+
+  private Decision validate(FleetState state, TransferRequested request, Instant now) {
     if (request.deadlineMillis() <= now.toEpochMilli()) {
       return reject(request, DEADLINE_PASSED, "deadline " + Instant.ofEpochMilli(request.deadlineMillis())
           + " passed before dispatch (now " + now + ")");

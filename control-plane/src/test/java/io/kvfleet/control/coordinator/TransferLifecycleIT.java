@@ -77,6 +77,21 @@ class TransferLifecycleIT {
   }
 
   @Test
+  void sendsAgainTheOrderOfATransferWhoseCoordinatorDiedAfterDispatchingIt() throws Exception {
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-orphaned", 1, 1, Duration.ofSeconds(60));
+    fleet.publishAs("coordinator-dead", 1, new TransferDispatched("t-orphaned", "prefill-0", "coordinator-dead"));
+    fleet.awaitState("the dispatch without an order", WAIT,
+        s -> s.transfer("t-orphaned").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
+    fleet.startCoordinator();
+    fleet.awaitState("the transfer to complete", WAIT,
+        s -> s.transfer("t-orphaned").map(t -> t.status() == TransferStatus.COMPLETED).orElse(false));
+    assertThat(fleet.events("t-orphaned", e -> e instanceof TransferDispatched)).hasSize(1);
+    assertThat(fleet.events("t-orphaned", e -> e instanceof TransferCompleted)).hasSize(1);
+  }
+
+  @Test
   void rejectsARequestForANodeThatNeverJoinsOnceTheGraceRunsOut() throws Exception {
     fleet.startCoordinator();
     fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
