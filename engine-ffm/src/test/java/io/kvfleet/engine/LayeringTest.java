@@ -1,5 +1,6 @@
 package io.kvfleet.engine;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -41,6 +42,29 @@ class LayeringTest {
   void onlyTheUcxBackendTouchesTheRawUcxBindings() {
     noClasses().that().resideOutsideOfPackages("io.kvfleet.engine.ucx..")
         .should().dependOnClassesThat().resideInAPackage("io.kvfleet.engine.ucx.internal..")
+        .check(engine);
+  }
+
+  @Test
+  void onlyTheCudaBackendTouchesTheRawCudaBindings() {
+    noClasses().that().resideOutsideOfPackages("io.kvfleet.engine.cuda..")
+        .should().dependOnClassesThat().resideInAPackage("io.kvfleet.engine.cuda.internal..")
+        .check(engine);
+  }
+
+  @Test
+  void theRawCudaBindingsKnowNothingOfTheEngine() {
+    classes().that().resideInAPackage("io.kvfleet.engine.cuda.internal..")
+        .should().onlyDependOnClassesThat()
+        .resideInAnyPackage("io.kvfleet.engine.cuda.internal..", "java..")
+        .check(engine);
+  }
+
+  @Test
+  void theCudaBackendDependsOnNoOtherBackend() {
+    noClasses().that().resideInAPackage("io.kvfleet.engine.cuda..")
+        .should().dependOnClassesThat()
+        .resideInAnyPackage("io.kvfleet.engine.ucx..", "io.kvfleet.engine.host..")
         .check(engine);
   }
 
