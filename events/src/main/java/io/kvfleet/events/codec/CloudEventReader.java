@@ -15,19 +15,27 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** Reads the attributes of one structured-mode document; throws {@link Malformation} only. */
+/** Reads one structured-mode document; throws {@link Malformation} only. */
 final class CloudEventReader {
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,19}");
 
   private final ObjectMapper mapper;
   private final EventData data;
+  private final StreamingReader streaming;
 
   CloudEventReader(ObjectMapper mapper) {
     this.mapper = mapper;
     this.data = new EventData(mapper);
+    this.streaming = new StreamingReader(mapper);
   }
 
+  /** The common case streamed; anything else read as a tree, which gives every verdict. */
   Envelope read(byte[] raw) {
+    return streaming.read(raw).orElseGet(() -> readTree(raw));
+  }
+
+  /** The tree reader alone (the streaming reader's reference in tests). */
+  Envelope readTree(byte[] raw) {
     JsonNode root = parse(raw);
     String specversion = text(root, SPECVERSION);
     if (!SPEC_VERSION.equals(specversion)) {
