@@ -19,14 +19,14 @@ import picocli.CommandLine.Option;
 /** {@code kvfleet export}: the fleet topics (or a range, or one node) to a compressed JSON Lines file. */
 @Command(name = "export", mixinStandardHelpOptions = true,
     description = "Copy the fleet topics as they stand now (or a time or offset range, or one node's records) "
-        + "to a gzip JSON Lines file: a header line, then every record with its topic, partition, offset, "
+        + "to a compressed JSON Lines file (zstd, or gzip when the name ends .gz): a header line, then every record with its topic, partition, offset, "
         + "timestamp, key, headers and value, in replay order. 'kvfleet replay --file' and 'kvfleet explain "
         + "--file' read it without Kafka.")
 final class ExportCommand implements Callable<Integer> {
   @Option(names = "--bootstrap-servers", required = true, description = "The fleet's Kafka, e.g. 127.0.0.1:9092")
   String bootstrapServers;
 
-  @Option(names = {"-o", "--output"}, required = true, description = "The file to write, e.g. fleet.jsonl.gz")
+  @Option(names = {"-o", "--output"}, required = true, description = "The file to write, e.g. fleet.jsonl.zst")
   Path output;
 
   @Option(names = "--topic", split = ",", description = "Topics to export (default: kvfleet.nodes,kvfleet.transfers)")
@@ -60,7 +60,7 @@ final class ExportCommand implements Callable<Integer> {
       if (json) {
         System.out.println(ReplayJson.pretty(summary));
       } else {
-        System.out.printf("exported %,d records %s (%,d malformed) from %s to %s into %s (%,d bytes gzip) in %.1f s%n",
+        System.out.printf("exported %,d records %s (%,d malformed) from %s to %s into %s (%,d bytes compressed) in %.1f s%n",
             summary.records(), summary.byTopic(), summary.malformed(), summary.first(), summary.last(),
             summary.file(), summary.fileBytes(), summary.elapsed().toMillis() / 1000.0);
         System.out.println("offsets: " + summary.header().startOffsets() + " up to " + summary.header().endOffsets()

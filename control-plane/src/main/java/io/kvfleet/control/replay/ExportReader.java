@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.kvfleet.control.KvfleetException;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Reads an export back, record by record, in the order it was written. An embedded value comes
@@ -32,7 +30,7 @@ public final class ExportReader implements AutoCloseable {
 
   private ExportReader(Path path) throws IOException {
     this.path = path;
-    this.in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16), 1 << 16);
+    this.in = Compression.decompress(Files.newInputStream(path), path);
     this.lines = new Lines(in);
     var first = lines.next();
     if (first == null) {
@@ -93,6 +91,15 @@ public final class ExportReader implements AutoCloseable {
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken token = p.nextToken();
+      if (field.equals("value") && token == JsonToken.START_OBJECT) {
+        int from = (int) p.currentTokenLocation().getByteOffset();
+        int to = lastValueEnd(l, from);
+        if (to > 0) {
+          // The value closes the line, as the writer puts it: cut it out without parsing it twice.
+          value = Arrays.copyOfRange(l.bytes(), l.offset() + from, l.offset() + to);
+          break;
+        }
+      }
       switch (field) {
         case "topic" -> topic = p.getText();
         case "partition" -> partition = p.getIntValue();
@@ -110,6 +117,51 @@ public final class ExportReader implements AutoCloseable {
       throw new IOException("topic, partition or offset missing");
     }
     return new StoredRecord(topic, partition, offset, timestamp, key, headers, value);
+  }
+
+  /**
+   * Where the object starting at {@code from} ends (exclusive) if it is the record's last field,
+   * i.e. only the record's closing brace follows it; -1 otherwise. A scan of braces outside
+   * strings, not a parse: the value is parsed once, when it is decoded.
+   */
+  static int lastValueEnd(Lines.Line l, int from) {
+    byte[] b = l.bytes();
+    int end = l.offset() + l.length();
+    while (end > l.offset() && isSpace(b[end - 1])) {
+      end--;
+    }
+    if (end - l.offset() < from + 3 || b[end - 1] != '}') {
+      return -1;
+    }
+    int depth = 0;
+    boolean inString = false;
+    for (int i = l.offset() + from; i < end - 1; i++) {
+      byte c = b[i];
+      if (inString) {
+        if (c == '\\') {
+          i++;
+        } else if (c == '"') {
+          inString = false;
+        }
+      } else if (c == '"') {
+        inString = true;
+      } else if (c == '{' || c == '[') {
+        depth++;
+      } else if (c == '}' || c == ']') {
+        if (--depth == 0) {
+          int close = i + 1;
+          while (close < end - 1 && isSpace(b[close])) {
+            close++;
+          }
+          return close == end - 1 ? i + 1 - l.offset() : -1;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isSpace(byte c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
   }
 
   private static byte[] embedded(JsonParser p, Lines.Line l) throws IOException {

@@ -11,28 +11,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /**
- * Writes an export: gzip-compressed JSON Lines, a header line then one line per record. A value
+ * Writes an export: JSON Lines compressed as its name says ({@link Compression}), a header line then one line per record. A value
  * that decodes to an event is embedded as the JSON object it is, byte for byte; anything else
  * (malformed, not UTF-8, spanning lines) is kept as base64 with the reason it is not an event, so
  * nothing the broker held is lost.
  */
 public final class ExportWriter implements AutoCloseable {
-  private final GZIPOutputStream file;
+  private final OutputStream file;
   private final JsonGenerator json;
   private final CountingOutputStream counted;
 
   private ExportWriter(Path path) throws IOException {
     counted = new CountingOutputStream(Files.newOutputStream(path));
-    // The fastest level: an export is written while an operator waits, and JSON compresses well anyway.
-    file = new GZIPOutputStream(new BufferedOutputStream(counted, 1 << 16), 1 << 16) {
-      {
-        def.setLevel(Deflater.BEST_SPEED);
-      }
-    };
+    file = Compression.forName(path).compress(new BufferedOutputStream(counted, 1 << 16));
     json = ReplayJson.mapper().getFactory().createGenerator(file, JsonEncoding.UTF8);
     json.setRootValueSeparator(null);
   }
@@ -104,11 +97,10 @@ public final class ExportWriter implements AutoCloseable {
     return isUtf8(bytes);
   }
 
-  /** Writes out everything buffered and the gzip trailer; {@link #bytesWritten} is then the file's size. */
+  /** Writes out everything buffered and ends the compressed frame; {@link #bytesWritten} is then the file's size. */
   public void finish() throws IOException {
-    json.flush();
-    file.finish();
-    file.flush();
+    json.close();
+    file.close();
   }
 
   /** Compressed bytes written so far. */
@@ -118,8 +110,7 @@ public final class ExportWriter implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    json.close();
-    file.close();
+    finish();
   }
 
   private static final class CountingOutputStream extends java.io.FilterOutputStream {

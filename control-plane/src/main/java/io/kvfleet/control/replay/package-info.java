@@ -1,5 +1,5 @@
 /**
- * Postmortem I/O: the export file format (gzip JSON Lines, every record with its topic, partition,
+ * Postmortem I/O: the export file format (zstd or gzip JSON Lines, every record with its topic, partition,
  * offset, timestamp, key and headers), reading the fleet topics from Kafka in replay order, reading
  * an export back, running a replay over either, and the coordinator's snapshot files. The replay
  * itself (fold, timeline, anomalies, explanations) is {@code io.kvfleet.events.replay}.

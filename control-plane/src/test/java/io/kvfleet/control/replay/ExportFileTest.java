@@ -1,6 +1,7 @@
 package io.kvfleet.control.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.Samples;
@@ -13,8 +14,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.kvfleet.control.KvfleetException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ExportFileTest {
   private static final EventCodec CODEC = new EventCodec();
@@ -45,14 +49,15 @@ class ExportFileTest {
     return all;
   }
 
-  @Test
-  void keepsEveryRecordByteForByteWhetherEventMalformedOrTombstone() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"fleet.jsonl.zst", "fleet.jsonl.gz"})
+  void keepsEveryRecordByteForByteWhetherEventMalformedOrTombstone(String name) throws Exception {
     byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.REGISTRATION_FAILED)));
     byte[] garbage = {'{', 'n', 'o', 't', 0, (byte) 0xff, '\n', '}'};
     byte[] oddKey = {(byte) 0xc3, 0x28};
     var written = List.of(record(0, "prefill-0".getBytes(StandardCharsets.UTF_8), event),
         record(1, oddKey, garbage), record(2, null, null));
-    Path file = dir.resolve("fleet.jsonl.gz");
+    Path file = dir.resolve(name);
     try (var writer = ExportWriter.create(file, header())) {
       for (var r : written) {
         write(writer, r);
@@ -101,7 +106,7 @@ class ExportFileTest {
   @Test
   void readsTheHeaderAndManyRecordsAcrossBufferBoundaries() throws Exception {
     byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
-    Path file = dir.resolve("many.jsonl.gz");
+    Path file = dir.resolve("many.jsonl.zst");
     try (var writer = ExportWriter.create(file, header())) {
       for (int i = 0; i < 2_000; i++) {
         write(writer, record(i, ("node-" + i).getBytes(), event));
@@ -115,5 +120,38 @@ class ExportFileTest {
     assertThat(read).hasSize(2_000);
     assertThat(read).allSatisfy(r -> assertThat(r.value()).isEqualTo(event));
     assertThat(read.getLast().keyText()).isEqualTo("node-1999");
+  }
+
+  @Test
+  void refusesAnExportNameThatSaysNoCompression() {
+    assertThatThrownBy(() -> ExportWriter.create(dir.resolve("fleet.jsonl"), header()))
+        .isInstanceOf(KvfleetException.class)
+        .hasMessageContaining("name the export .jsonl.zst (zstd) or .jsonl.gz (gzip)");
+  }
+
+  @Test
+  void refusesToReadAFileThatIsNeitherZstdNorGzip() throws Exception {
+    Path file = dir.resolve("plain.jsonl.zst");
+    java.nio.file.Files.writeString(file, "{\"format\":\"kvfleet-export\"}\n");
+
+    assertThatThrownBy(() -> ExportReader.open(file))
+        .isInstanceOf(KvfleetException.class)
+        .hasMessageContaining("is neither zstd nor gzip");
+  }
+
+  @Test
+  void cutsTheValueThatClosesTheLineAndOnlyThat() {
+    assertThat(valueEnd("{\"key\":\"k\",\"value\":{\"a\":\"}{\\\"\",\"b\":[1,{}]}}")).isEqualTo("{\"a\":\"}{\\\"\",\"b\":[1,{}]}");
+    assertThat(valueEnd("{\"key\":\"k\",\"value\":{\"a\":1} }  ")).isEqualTo("{\"a\":1}");
+    assertThat(valueEnd("{\"key\":\"k\",\"value\":{\"a\":1},\"later\":2}")).isNull();
+    assertThat(valueEnd("{\"key\":\"k\",\"value\":{\"a\":\"1}")).isNull();
+  }
+
+  private static String valueEnd(String line) {
+    byte[] padded = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
+    var l = new Lines.Line(padded, 2, padded.length - 4);
+    int from = line.indexOf("\"value\":") + "\"value\":".length();
+    int to = ExportReader.lastValueEnd(l, from);
+    return to < 0 ? null : line.substring(from, to);
   }
 }

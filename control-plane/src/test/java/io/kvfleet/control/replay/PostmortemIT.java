@@ -92,7 +92,7 @@ class PostmortemIT {
       coordinator = fleet.startCoordinator();
       sampled.add(fleet.position());
 
-      export = dir.resolve("fleet.jsonl.gz");
+      export = dir.resolve("fleet.jsonl.zst");
       Exporter.export(new Exporter.Options(fleet.bootstrapServers(), Topics.ALL, Map.of(), null, null, null),
           export, Clock.systemUTC(), false);
       var fromKafka = new Replay(ReplayOptions.defaults());

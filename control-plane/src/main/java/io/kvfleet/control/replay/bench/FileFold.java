@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Folding an export on one thread: the whole path (gunzip, JSON, decode, fold with anomaly checks),
+ * Folding an export on one thread: the whole path (decompression, JSON, decode, fold with anomaly checks),
  * and the fold alone over records already decoded in memory (with and without the anomaly checks).
  */
 final class FileFold {

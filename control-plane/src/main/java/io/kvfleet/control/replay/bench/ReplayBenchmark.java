@@ -40,7 +40,7 @@ public final class ReplayBenchmark {
     out.printf("generating %,d mixed events...%n", settings.events());
     List<Envelope> log = SyntheticFleet.generate(settings.events(), Instant.now().minus(Duration.ofMinutes(30)));
     long produced = produce(bootstrapServers, log, out);
-    Path file = settings.workDir().resolve("bench.jsonl.gz");
+    Path file = settings.workDir().resolve("bench.jsonl.zst");
     var export = Exporter.export(new Exporter.Options(bootstrapServers, Topics.ALL, Map.of(), null, null, null),
         file, Clock.systemUTC(), false);
     out.printf("exported %,d records to %s (%,d bytes) in %.1f s: %,.0f records/s%n", export.records(), file,
