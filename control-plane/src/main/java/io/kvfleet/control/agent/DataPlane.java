@@ -3,7 +3,10 @@ package io.kvfleet.control.agent;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegistrationFailed;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A node's memory and transfer machinery as the agent sees it, speaking in events: each call
@@ -30,6 +33,35 @@ public interface DataPlane extends AutoCloseable {
 
   /** Runs a dispatched transfer and returns its one terminal event (completed or failed). */
   FleetEvent transfer(TransferOrder order);
+
+  /**
+   * {@link #transfer(TransferOrder)}, reaching other nodes' agents through {@code landings} when
+   * the transfer takes the staged path.
+   */
+  default FleetEvent transfer(TransferOrder order, Landings landings) {
+    return transfer(order);
+  }
+
+  /** Whether {@code backend} moves bytes between hosts (ucx does; cuda IPC and process_vm do not). */
+  default boolean reachesOtherHosts(String backend) {
+    return false;
+  }
+
+  /**
+   * Offers a region no transport registered through the staged path (policy {@code
+   * FALLBACK_STAGED}): a {@code staged} registration, or the reason there is none.
+   */
+  default List<FleetEvent> stage(String nodeId, long epoch, RegionSpec region) {
+    return List.of(new RegistrationFailed(nodeId, epoch, region, "staged", ReasonCodes.BACKEND_UNAVAILABLE,
+        "this data plane has no staged path", 0, "",
+        new BackendCapability("staged", false, "", List.of(), List.of(), "no staged path"),
+        "run the node on the native engine"));
+  }
+
+  /** The destination's half of a staged chunk: pull it and land it; empty once it has landed. */
+  default Optional<Landings.Refused> land(StagedChunk chunk) {
+    return Optional.of(new Landings.Refused(ReasonCodes.NOT_EXPOSED, 0, "this data plane stages nothing"));
+  }
 
   @Override
   void close();

@@ -3,6 +3,7 @@ package io.kvfleet.control.agent;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
@@ -12,12 +13,17 @@ import io.kvfleet.events.TransferFailed;
 import io.kvfleet.control.KvfleetException;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One node's agent: joins the fleet with a new epoch, registers the node's buffers, heartbeats,
@@ -33,6 +39,9 @@ public final class NodeAgent extends VerticleBase {
 
   private long heartbeatTimer = -1;
   private MessageConsumer<String> orders;
+  private MessageConsumer<String> landings;
+  /** Lands staged chunks one at a time (one landing buffer), apart from the transfer worker. */
+  private WorkerExecutor lander;
   private volatile int httpPort = -1;
   /** Transfer ids this incarnation has run: an order sent twice (a retry, a new coordinator) runs once. */
   private final java.util.Set<String> ordersTaken = java.util.Collections.newSetFromMap(
@@ -55,6 +64,15 @@ public final class NodeAgent extends VerticleBase {
     return "kvfleet.agent." + nodeId + ".transfers";
   }
 
+  /** The EventBus address an agent takes staged chunks to land on. */
+  public static String landingAddress(String nodeId) {
+    return "kvfleet.agent." + nodeId + ".landings";
+  }
+
+  /** How long a source waits for a destination to land one staged chunk. */
+  static final Duration LANDING_TIMEOUT = Duration.ofSeconds(30);
+  private static final String LANDED = "landed";
+
   @Override
   public Future<?> start() {
     var joined = new PeerJoined(config.nodeId(), config.epoch(), config.host(),
@@ -63,6 +81,8 @@ public final class NodeAgent extends VerticleBase {
         .compose(v -> registerRegions())
         .compose(v -> {
           orders = vertx.eventBus().consumer(address(config.nodeId()), this::onOrder);
+          lander = vertx.createSharedWorkerExecutor("kvfleet-landing-" + config.nodeId(), 1);
+          landings = vertx.eventBus().consumer(landingAddress(config.nodeId()), this::onLanding);
           heartbeat(); // the lease starts now, not one period from now
           heartbeatTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> heartbeat());
           return config.httpPort() < 0 ? Future.succeededFuture()
@@ -74,6 +94,9 @@ public final class NodeAgent extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(heartbeatTimer);
+    if (lander != null) {
+      lander.close();
+    }
     return crashed ? Future.succeededFuture() : leave(ReasonCodes.SHUTDOWN);
   }
 
@@ -137,6 +160,7 @@ public final class NodeAgent extends VerticleBase {
       vertx.cancelTimer(heartbeatTimer);
       if (orders != null) {
         orders.unregister();
+        landings.unregister();
       }
     });
   }
@@ -174,6 +198,11 @@ public final class NodeAgent extends VerticleBase {
       }
       all.addAll(outcomes);
       config.policy().decide(config.nodeId(), config.epoch(), component, outcomes).ifPresent(all::add);
+      if (config.policy() == RegistrationPolicy.FALLBACK_STAGED && component.memoryType() == MemoryType.VRAM) {
+        for (var region : RegistrationPolicy.unreachable(component, outcomes, dataPlane::reachesOtherHosts)) {
+          all.addAll(dataPlane.stage(config.nodeId(), config.epoch(), region));
+        }
+      }
     }
     return all;
   }
@@ -195,13 +224,47 @@ public final class NodeAgent extends VerticleBase {
       message.reply("duplicate order for " + request.transferId() + ": it ran once already");
       return;
     }
-    vertx.executeBlocking(() -> dataPlane.transfer(order), true)
+    vertx.executeBlocking(() -> dataPlane.transfer(order, this::landElsewhere), true)
         .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
             request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))))
         .compose(outcome -> publish(outcome, request.transferId()).map(outcome))
         .onComplete(done -> message.reply(done.succeeded() ? done.result().wireType() : "unpublished"));
   }
 
+  /** The destination's half of a staged chunk, on the landing thread; answers {@code landed} or why not. */
+  private void onLanding(Message<String> message) {
+    StagedChunk chunk;
+    try {
+      chunk = Json.read(message.body(), StagedChunk.class);
+    } catch (KvfleetException e) {
+      message.fail(400, "unreadable staged chunk: " + e.getMessage());
+      return;
+    }
+    lander.executeBlocking(() -> dataPlane.land(chunk), true)
+        .onComplete(done -> message.reply(done.failed()
+            ? Json.write(new Landings.Refused(ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(done.cause().getMessage())))
+            : done.result().map(Json::write).orElse(LANDED)));
+  }
+
+  /** Asks another agent to land a chunk and waits for it (on the transfer worker, never the event loop). */
+  private Optional<Landings.Refused> landElsewhere(String node, StagedChunk chunk) {
+    try {
+      String answer = vertx.eventBus()
+          .<String>request(landingAddress(node), Json.write(chunk),
+              new DeliveryOptions().setSendTimeout(LANDING_TIMEOUT.toMillis()))
+          .toCompletionStage().toCompletableFuture()
+          .get(LANDING_TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS)
+          .body();
+      return LANDED.equals(answer) ? Optional.empty() : Optional.of(Json.read(answer, Landings.Refused.class));
+    } catch (ExecutionException | TimeoutException e) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      return Optional.of(new Landings.Refused(ReasonCodes.TRANSPORT_ERROR, 0,
+          node + "'s agent did not land the chunk: " + cause.getMessage()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.of(new Landings.Refused(ReasonCodes.TRANSPORT_ERROR, 0, "interrupted while " + node + " landed"));
+    }
+  }
 
   private Future<Void> publish(FleetEvent event, String correlationId) {
     return Future.fromCompletionStage(publisher.publish(event, correlationId), context).mapEmpty();

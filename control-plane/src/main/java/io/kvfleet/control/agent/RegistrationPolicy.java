@@ -8,6 +8,7 @@ import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.RegistrationFailed;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /** What a node does when a component's buffers cannot all be registered (configurable per node). */
@@ -25,9 +26,7 @@ public enum RegistrationPolicy {
    */
   public Optional<RegistrationDecision> decide(
       String nodeId, long epoch, Component component, List<FleetEvent> outcomes) {
-    List<RegionSpec> unregistered = component.regions().stream()
-        .filter(region -> outcomes.stream().noneMatch(e -> takes(e, region)))
-        .toList();
+    List<RegionSpec> unregistered = unregistered(component, outcomes);
     if (unregistered.isEmpty()) {
       return Optional.empty();
     }
@@ -42,6 +41,27 @@ public enum RegistrationPolicy {
     return Optional.of(new RegistrationDecision(nodeId, epoch, component.name(), name(), what + "; " + consequence()));
   }
 
+  /** The component's entries that no backend registered and that were not deliberately skipped. */
+  static List<RegionSpec> unregistered(Component component, List<FleetEvent> outcomes) {
+    return component.regions().stream()
+        .filter(region -> outcomes.stream().noneMatch(e -> takes(e, region)))
+        .toList();
+  }
+
+  /**
+   * The component's entries that other hosts cannot reach: no backend that moves bytes between
+   * hosts registered them (the cuda backend alone reaches this host only), and none was skipped.
+   */
+  static List<RegionSpec> unreachable(Component component, List<FleetEvent> outcomes,
+      Predicate<String> crossHost) {
+    return component.regions().stream()
+        .filter(region -> outcomes.stream().noneMatch(e -> e instanceof RegionSkipped s
+            && s.region().regionId().equals(region.regionId())))
+        .filter(region -> outcomes.stream().noneMatch(e -> e instanceof RegionRegistered r
+            && r.region().regionId().equals(region.regionId()) && crossHost.test(r.backend())))
+        .toList();
+  }
+
   /** Whether the node must stop. */
   public boolean stopsNode() {
     return this == FAIL_NODE;
@@ -50,8 +70,8 @@ public enum RegistrationPolicy {
   private String consequence() {
     return switch (this) {
       case FAIL_NODE -> "the node stops";
-      case FALLBACK_STAGED -> "the node keeps serving; this component is not registered with a transport and"
-          + " must be staged through host memory";
+      case FALLBACK_STAGED -> "the node keeps serving; these entries are offered through the staged path"
+          + " (device memory copied through host buffers registered with ucx): see their 'staged' outcome";
       case CONTINUE_WITHOUT -> "the node keeps serving without this component; its transfers will be rejected";
     };
   }

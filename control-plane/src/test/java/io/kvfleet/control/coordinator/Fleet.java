@@ -92,8 +92,14 @@ final public class Fleet implements AutoCloseable {
     var kv = arena.allocate(REGION, 4096);
     var component = new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1,
         List.of(kv.address()), List.of(REGION), List.of(4096L));
-    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", List.of(component),
-        RegistrationPolicy.CONTINUE_WITHOUT, heartbeat, httpPort);
+    return startAgent(nodeId, epoch, dataPlane, heartbeat, httpPort, List.of(component),
+        RegistrationPolicy.CONTINUE_WITHOUT);
+  }
+
+  /** Starts an agent with {@code components} registered under {@code policy}. */
+  String startAgent(String nodeId, long epoch, DataPlane dataPlane, Duration heartbeat, int httpPort,
+      List<Component> components, RegistrationPolicy policy) throws Exception {
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", components, policy, heartbeat, httpPort);
     var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC()));
     own(dataPlane);
     var agent = new NodeAgent(config, dataPlane, events);

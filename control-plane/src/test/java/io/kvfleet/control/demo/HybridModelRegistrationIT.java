@@ -105,6 +105,19 @@ class HybridModelRegistrationIT {
   }
 
   @Test
+  void theFallbackRecordsWhyTheStagedPathCannotRunHere() {
+    assumeTrue(Cuda.libraryError().isEmpty(), () -> "SKIPPED: no CUDA runtime here: " + Cuda.libraryError().get());
+    assumeTrue(!Cuda.probe().usable(), "SKIPPED: a usable GPU is present; this checks the no-driver diagnosis");
+    var staged = failures("staged");
+    assertThat(staged).hasSize(3).allSatisfy(f -> {
+      assertThat(f.reason()).isEqualTo("BACKEND_UNAVAILABLE");
+      assertThat(f.detail()).contains("CUDA cannot copy device memory here", "driver");
+      assertThat(f.capability().available()).isFalse();
+      assertThat(f.remediation()).contains("driver", "UCX built with CUDA");
+    });
+  }
+
+  @Test
   void theNodeKeepsServingAndItsCapabilitiesSayVramIsUnavailableAndWhy() {
     var decision = LOG.envelopes().stream().map(e -> e.data())
         .filter(e -> e instanceof RegistrationDecision).map(e -> (RegistrationDecision) e).toList();

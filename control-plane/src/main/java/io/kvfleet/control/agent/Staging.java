@@ -1,0 +1,35 @@
+package io.kvfleet.control.agent;
+
+import java.util.Optional;
+
+/**
+ * The device half of the staged path: copies between device memory a transport cannot register
+ * and host buffers it did register. CUDA's ({@link CudaStaging}) on nodes with a GPU; tests on
+ * machines without one use host copies, and say so in the path they report.
+ */
+public interface Staging {
+  /** What the completion's path starts with, e.g. {@code cuda} for {@code cuda/staged+ucx/tcp}. */
+  String name();
+
+  /** Why this node cannot stage (no CUDA driver, no GPU), or empty when it can. */
+  Optional<String> unavailable();
+
+  /** A host buffer device copies can reach at full speed (pinned memory with CUDA). */
+  Buffer allocate(long length);
+
+  /** Copies {@code length} bytes from {@code source} to {@code destination}; empty on success. */
+  Optional<CopyError> copy(long destination, long source, long length);
+
+  /** A host buffer; closing frees it. */
+  interface Buffer extends AutoCloseable {
+    long address();
+
+    long length();
+
+    @Override
+    void close();
+  }
+
+  /** A failed copy: the native code and the native library's own words. */
+  record CopyError(long code, String message) {}
+}

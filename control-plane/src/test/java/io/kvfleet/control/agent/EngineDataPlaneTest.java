@@ -1,0 +1,55 @@
+package io.kvfleet.control.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.kvfleet.engine.Engine;
+import io.kvfleet.engine.EngineConfig;
+import io.kvfleet.engine.cuda.Cuda;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.RegionSpec;
+import io.kvfleet.events.RegistrationFailed;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** How the engine's data plane reads a worker's CUDA IPC handles. */
+class EngineDataPlaneTest {
+  private static final RegionSpec STATE = new RegionSpec("state_data-0", RegionKind.STATE, MemoryType.VRAM, 0, 0,
+      1 << 20, 0, "state_data", 0);
+
+  private final EngineDataPlane plane = new EngineDataPlane(Engine.open(EngineConfig.defaults().withName("p-0")));
+
+  @AfterEach
+  void close() {
+    plane.close();
+  }
+
+  @Test
+  void refusesAMalformedCudaIpcHandleWithAnEventNotAnException() {
+    List<FleetEvent> outcome = plane.register("p-0", 1, STATE, "cuda-ipc:not base64!");
+
+    assertThat(outcome).singleElement().isInstanceOfSatisfying(RegistrationFailed.class, f -> {
+      assertThat(f.backend()).isEqualTo("cuda");
+      assertThat(f.reason()).isEqualTo(ReasonCodes.INVALID_ADDRESS);
+      assertThat(f.detail()).contains("state_data-0", "malformed CUDA IPC handle");
+      assertThat(f.remediation()).contains("cudaIpcGetMemHandle");
+    });
+  }
+
+  @Test
+  void opensAWellFormedHandleWithCudaAndReportsCudasAnswer() {
+    assumeTrue(Cuda.libraryError().isEmpty(), () -> "SKIPPED: no CUDA runtime: " + Cuda.libraryError().get());
+    String handle = Base64.getEncoder().encodeToString(new byte[64]); // the size of a cudaIpcMemHandle_t
+
+    List<FleetEvent> outcome = plane.register("p-0", 1, STATE, "cuda-ipc:" + handle);
+
+    // No exporting process stands behind these bytes: CUDA refuses them (or has no driver here).
+    assertThat(outcome).filteredOn(e -> e instanceof RegistrationFailed f && f.backend().equals("cuda"))
+        .singleElement().satisfies(e -> assertThat(((RegistrationFailed) e).nativeCode()).isNotZero());
+  }
+}
