@@ -1,6 +1,8 @@
 package io.kvfleet.control.demo;
 
 import io.kvfleet.control.agent.Component;
+import io.kvfleet.engine.cuda.Cuda;
+import io.kvfleet.engine.cuda.DeviceMemory;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
 import java.lang.foreign.Arena;
@@ -13,7 +15,8 @@ import java.util.List;
  * KV cache, aux buffers with a zero-length entry (recorded as skipped, not dropped) and, for a
  * hybrid model, state tensors requested as VRAM.
  *
- * <p>Without a GPU the state tensors' addresses are host memory standing in for device pointers:
+ * <p>With a usable GPU the state tensors are real device memory ({@code cudaMalloc} on GPU 0) and
+ * register for real. Without one their addresses are host memory standing in for device pointers:
  * what the demo shows there is the diagnosed refusal, which every backend gives before it touches
  * the pointer.
  */
@@ -27,6 +30,7 @@ final class DemoBuffers implements AutoCloseable {
   private final Arena arena = Arena.ofShared();
   private final MemorySegment kv;
   private final List<Component> components = new ArrayList<>();
+  private final List<DeviceMemory> device = new ArrayList<>();
 
   DemoBuffers(byte fill, boolean hybrid) {
     kv = arena.allocate(PAGE * PAGES, 4096);
@@ -47,11 +51,20 @@ final class DemoBuffers implements AutoCloseable {
     List<Long> items = new ArrayList<>();
     for (int i = 0; i < STATE_TENSORS; i++) {
       boolean empty = i == STATE_TENSORS - 1; // sglang passes a null entry for layers without state
-      addresses.add(empty ? 0L : arena.allocate(64 * STATE_ITEM, 4096).address());
+      addresses.add(empty ? 0L : stateTensor(64 * STATE_ITEM));
       lengths.add(empty ? 0L : 64 * STATE_ITEM);
       items.add(STATE_ITEM);
     }
     return new Component("state_data", RegionKind.STATE, MemoryType.VRAM, 0, addresses, lengths, items);
+  }
+
+  private long stateTensor(long length) {
+    if (Cuda.libraryError().isEmpty() && Cuda.probe().usable()) {
+      var memory = DeviceMemory.allocate(0, length);
+      device.add(memory);
+      return memory.address();
+    }
+    return arena.allocate(length, 4096).address();
   }
 
   List<Component> components() {
@@ -65,6 +78,7 @@ final class DemoBuffers implements AutoCloseable {
 
   @Override
   public void close() {
+    device.forEach(DeviceMemory::close);
     arena.close();
   }
 }
