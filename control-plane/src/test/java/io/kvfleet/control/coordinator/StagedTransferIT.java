@@ -91,6 +91,7 @@ class StagedTransferIT {
     assertThat(done.path()).startsWith("hostcopy/staged+ucx/");
     assertThat(done.bytes()).isEqualTo(TENSOR);
     assertThat(memory.get("decode-0/state_data-1").mismatch(memory.get("prefill-0/state_data-0"))).isEqualTo(-1);
+    assertThat(fleet.state().violationsFrom(0)).isEmpty();
   }
 
   @Test
