@@ -43,7 +43,10 @@ public final class NodeAgent extends VerticleBase {
   /** Lands staged chunks one at a time (one landing buffer), apart from the transfer worker. */
   private WorkerExecutor lander;
   private volatile int httpPort = -1;
-  /** Transfer ids this incarnation has run: an order sent twice (a retry, a new coordinator) runs once. */
+  /**
+   * The requests this incarnation has run (transfer id and request record): an order sent twice (a
+   * retry, a new coordinator) runs once; the last 100,000 are remembered.
+   */
   private final java.util.Set<String> ordersTaken = java.util.Collections.newSetFromMap(
       new java.util.LinkedHashMap<String, Boolean>() {
         @Override
@@ -220,7 +223,7 @@ public final class NodeAgent extends VerticleBase {
       return;
     }
     var request = order.request();
-    if (!ordersTaken.add(request.transferId())) {
+    if (!ordersTaken.add(request.transferId() + "/" + order.requestEventId())) {
       message.reply("duplicate order for " + request.transferId() + ": it ran once already");
       return;
     }

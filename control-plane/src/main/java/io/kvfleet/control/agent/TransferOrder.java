@@ -12,18 +12,22 @@ import java.util.Map;
  *
  * @param destinationKeys backend name to the destination region's remote key
  * @param destinationTransport the destination node's exported transport address
+ * @param requestEventId envelope id of the request record: an agent runs the orders of one request
+ *     once, however often they are sent, and a later request that reuses a forgotten transfer id anew
  */
 public record TransferOrder(
     TransferRequested request,
     RegionSpec source,
     RegionSpec destination,
     Map<String, String> destinationKeys,
-    String destinationTransport) {
+    String destinationTransport,
+    String requestEventId) {
   public TransferOrder {
     requireNonNull(request, "request must not be null");
     requireNonNull(source, "source must not be null");
     requireNonNull(destination, "destination must not be null");
     destinationKeys = Map.copyOf(requireNonNull(destinationKeys, "destinationKeys must not be null"));
     requireNonNull(destinationTransport, "destinationTransport must not be null");
+    requireNonNull(requestEventId, "requestEventId must not be null");
   }
 }

@@ -30,6 +30,11 @@ final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
   java.nio.file.Path snapshotDir;
 
+  @Option(names = "--keep-ended", defaultValue = "10m", description = "Forget a transfer this long (in log time) "
+      + "after it ended, so memory and snapshots hold the transfers of this window; a request repeating a forgotten "
+      + "transfer's id is a new transfer; the log keeps every transfer for replay (default: ${DEFAULT-VALUE})")
+  java.time.Duration keepEnded;
+
   @Override
   public Integer call() throws Exception {
     if (group != null && snapshotDir != null) {
@@ -39,7 +44,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     FleetTopics.ensure(cluster.bootstrapServers, (short) 1);
     var vertx = cluster.joinCluster();
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
-    var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC());
+    var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded);
     if (group != null) {
       coordinator.withGroup(group);
     }

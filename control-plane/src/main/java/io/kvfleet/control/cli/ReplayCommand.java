@@ -51,6 +51,11 @@ final class ReplayCommand implements Callable<Integer> {
       + "check that the log reproduces the snapshot's state hash")
   Path checkSnapshot;
 
+  @Option(names = "--keep-ended", description = "Forget a transfer this long (in log time) after it ended, as a "
+      + "coordinator run with the same --keep-ended does, to reach the hash it reports (default: keep every transfer; "
+      + "with --from-snapshot, the snapshot's window)")
+  java.time.Duration keepEnded;
+
   @Option(names = "--max-anomalies", defaultValue = "50", description = "Anomalies listed in text (default: ${DEFAULT-VALUE})")
   int maxAnomalies;
 
@@ -64,6 +69,10 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try {
+      if (keepEnded != null && (checkSnapshot != null || fromSnapshot != null)) {
+        throw new IllegalArgumentException("--keep-ended cannot change a snapshot's window; leave it out with "
+            + (checkSnapshot != null ? "--check-snapshot" : "--from-snapshot"));
+      }
       if (checkSnapshot != null) {
         return check();
       }
@@ -71,7 +80,7 @@ final class ReplayCommand implements Callable<Integer> {
       Consumer<TimelineEntry> sink = !timeline ? e -> {}
           : json ? e -> lines.add(TimelineLine.of(e)) : e -> System.out.println(TimelineLine.text(e));
       var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until)).timeline(sink);
-      FleetState start = new FleetState();
+      FleetState start = keepEnded == null ? new FleetState() : FleetState.keepingEnded(keepEnded);
       Map<String, Long> skip = Map.of();
       String started = "";
       if (fromSnapshot != null) {

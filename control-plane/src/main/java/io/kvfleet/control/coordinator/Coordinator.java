@@ -9,7 +9,10 @@ import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
@@ -48,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * With snapshots ({@link #withSnapshots}) it starts from the newest valid one and reads only the
  * tail. It records the order it folds records in and reports it with its hash ({@link FoldPosition}),
  * so a replay of the same records in that order reaches the same hash.
+ *
+ * <p>It forgets a transfer {@link #DEFAULT_KEEP_ENDED} (or {@link #withKeepEnded}) of log time
+ * after it ended, so its memory and snapshots hold the transfers of that window however long it
+ * runs; the log keeps the rest for replays. A request repeating a forgotten transfer's id is
+ * decided as a new transfer.
  */
 public final class Coordinator extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -55,15 +63,20 @@ public final class Coordinator extends VerticleBase {
   private final String bootstrapServers;
   private final EventPublisher publisher;
   private final Clock clock;
-  private FleetState state = new FleetState();
+  /** How long an ended transfer is remembered unless {@link #withKeepEnded} says otherwise. */
+  public static final Duration DEFAULT_KEEP_ENDED = Duration.ofMinutes(10);
+
+  private FleetState state = FleetState.keepingEnded(DEFAULT_KEEP_ENDED);
   private FoldOrder.Builder folded = new FoldOrder.Builder(FoldOrder.EMPTY);
   private Snapshotting snapshots = Snapshotting.NONE;
   private String startedFrom = "";
   private final Promise<Void> caughtUp = Promise.promise();
   private final TransferDecider decider;
+  /** Requests decided here whose answer the fold has not read yet (dispatch or end). */
   private final Set<String> decided = new HashSet<>();
   private final WaitingRequests waiting = new WaitingRequests();
   private final Set<String> lostAnnounced = new HashSet<>();
+  /** Transfers this coordinator ended whose end the fold has not read yet. */
   private final Set<String> endedHere = new HashSet<>();
   /** A node that joined but never heartbeat is given this long before it counts as lost. */
   private static final long JOIN_GRACE_MILLIS = 10_000;
@@ -87,6 +100,15 @@ public final class Coordinator extends VerticleBase {
    */
   public Coordinator withGroup(String groupId) {
     this.group = groupId;
+    return this;
+  }
+
+  /**
+   * Forgets a transfer {@code keepEnded} of log time after it ended; call before deploying. A
+   * snapshot written with another window is skipped (the log is folded from the start).
+   */
+  public Coordinator withKeepEnded(Duration keepEnded) {
+    this.state = FleetState.keepingEnded(keepEnded);
     return this;
   }
 
@@ -141,7 +163,7 @@ public final class Coordinator extends VerticleBase {
 
   /** Takes over a snapshot's state and order, if it belongs to this log, and seeks past what it covers. */
   private Future<?> resume(Optional<SnapshotStore.Snapshot> loaded, Map<TopicPartition, Long> ends) {
-    if (loaded.isEmpty() || !Snapshotting.fits(loaded.get(), ends)) {
+    if (loaded.isEmpty() || !Snapshotting.fits(loaded.get(), ends) || !Snapshotting.keepsLike(loaded.get(), state)) {
       return Future.succeededFuture();
     }
     var snapshot = loaded.get();
@@ -163,7 +185,7 @@ public final class Coordinator extends VerticleBase {
 
   private FoldPosition position() {
     return new FoldPosition(publisher.producerId(), state.appliedCount(), state.hash(), folded.nextOffsets(),
-        folded.build(), startedFrom);
+        folded.build(), startedFrom, state.keepEnded().orElseThrow().toMillis());
   }
 
   @Override
@@ -174,7 +196,8 @@ public final class Coordinator extends VerticleBase {
   private CoordinatorStatus status() {
     var counts = state.counts();
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
-        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash(), ownership.owned());
+        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash(), ownership.owned(),
+        counts.transfers(), counts.inFlight(), counts.forgottenTransfers());
   }
 
   private void onRecord(KafkaConsumerRecord<String, Decoded> record) {
@@ -193,6 +216,7 @@ public final class Coordinator extends VerticleBase {
     switch (record.value()) {
       case Decoded.Event e -> {
         state.apply(e.envelope());
+        settled(e.envelope().data());
         if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r && ownership.owns(r.sourceNode())) {
           decide(r);
         } else if (catchUp.isDone() && record.topic().equals(Topics.NODES) && !waiting.isEmpty()) {
@@ -204,6 +228,23 @@ public final class Coordinator extends VerticleBase {
         LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
       }
     }
+  }
+
+  /** Drops what the fold now answers from the sets that bridge the time until it does, so they stay small. */
+  private void settled(FleetEvent event) {
+    switch (event) {
+      case TransferDispatched d -> decided.remove(d.transferId());
+      case TransferRejected r -> decided.remove(r.transferId());
+      case TransferCompleted c -> ended(c.transferId());
+      case TransferFailed f -> ended(f.transferId());
+      case TransferTimedOut t -> ended(t.transferId());
+      default -> { } // node events and requests settle nothing here
+    }
+  }
+
+  private void ended(String transferId) {
+    decided.remove(transferId);
+    endedHere.remove(transferId);
   }
 
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */

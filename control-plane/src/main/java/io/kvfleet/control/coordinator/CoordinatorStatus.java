@@ -2,7 +2,11 @@ package io.kvfleet.control.coordinator;
 
 /**
  * What a coordinator reports about itself: how much of the log it folded, whether it caught up,
- * what it could not read, and the hash of its fleet state (which a replay of the same log matches).
+ * what it could not read, the hash of its fleet state (which a replay of the same log matches) and
+ * how many transfers it holds.
+ *
+ * @param heldTransfers transfers in its state: in flight, and ended within its keep-ended window
+ * @param forgottenTransfers ended transfers it has forgotten (the log still has them)
  */
 public record CoordinatorStatus(
     String coordinatorId,
@@ -12,7 +16,10 @@ public record CoordinatorStatus(
     long opaque,
     long violations,
     String stateHash,
-    java.util.List<Integer> ownedTransferPartitions) {
+    java.util.List<Integer> ownedTransferPartitions,
+    long heldTransfers,
+    long inFlightTransfers,
+    long forgottenTransfers) {
 
   /** The EventBus address a coordinator answers status requests on. */
   public static String address(String coordinatorId) {

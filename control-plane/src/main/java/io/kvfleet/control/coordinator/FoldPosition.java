@@ -12,10 +12,11 @@ import java.util.SortedMap;
  * @param nextOffsets per partition ({@code topic-partition}), the offset after the last record folded
  * @param order the order the records were folded in, from the start of the log
  * @param startedFrom the snapshot file the coordinator started from; empty when it folded the log from the start
+ * @param keepEndedMillis how long its fold keeps an ended transfer: a replay must fold with the same window
  */
 public record FoldPosition(
     String coordinatorId, long applied, String hash, SortedMap<String, Long> nextOffsets, FoldOrder order,
-    String startedFrom) {
+    String startedFrom, long keepEndedMillis) {
 
   /** The EventBus address a coordinator answers fold-position requests on. */
   public static String address(String coordinatorId) {

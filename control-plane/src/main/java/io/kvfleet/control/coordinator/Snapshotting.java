@@ -83,6 +83,23 @@ final class Snapshotting {
     return true;
   }
 
+  /**
+   * Whether a snapshot's fold forgets ended transfers after the same window as {@code fresh}'s:
+   * otherwise folding on from it would not reach the hash a replay with this window reaches.
+   */
+  static boolean keepsLike(SnapshotStore.Snapshot snapshot, FleetState fresh) {
+    if (snapshot.state().keepEnded().equals(fresh.keepEnded())) {
+      return true;
+    }
+    LOG.warn("snapshot {} skipped: it keeps ended transfers for {}, this coordinator for {}; folding the log "
+        + "from the start", snapshot.file(), keeping(snapshot.state()), keeping(fresh));
+    return false;
+  }
+
+  private static String keeping(FleetState state) {
+    return state.keepEnded().map(Duration::toString).orElse("ever");
+  }
+
   /** Moves the consumer past what {@code order} covers. */
   static Future<?> seekPast(KafkaConsumer<?, ?> consumer, FoldOrder order) {
     var seeks = new ArrayList<Future<Void>>();

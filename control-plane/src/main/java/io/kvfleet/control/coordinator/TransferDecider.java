@@ -21,6 +21,7 @@ import io.kvfleet.events.state.PeerView;
 import io.kvfleet.events.state.RegionStatus;
 import io.kvfleet.events.state.RegionView;
 import io.kvfleet.events.state.TransferStatus;
+import io.kvfleet.events.state.TransferView;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -90,7 +91,8 @@ final class TransferDecider {
     }
     PeerView destinationPeer = state.peer(request.destinationNode()).orElseThrow();
     var order = new TransferOrder(request, src.spec(), dst.spec(), dst.remoteKeys(),
-        destinationPeer.transportAddress());
+        destinationPeer.transportAddress(),
+        state.transfer(request.transferId()).map(TransferView::requestEventId).orElse(""));
     return new Decision.Dispatch(
         new TransferDispatched(request.transferId(), request.sourceNode(), coordinatorId), order);
   }

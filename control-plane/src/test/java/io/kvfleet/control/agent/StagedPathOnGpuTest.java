@@ -50,7 +50,7 @@ class StagedPathOnGpuTest {
           TransferOp.WRITE, List.of(new ByteRange(0, 0, LENGTH)), System.currentTimeMillis() + 60_000, false);
 
       var done = prefill.transfer(new TransferOrder(request, from, to, Map.of("staged", key),
-          decode.transportAddress()), (node, chunk) -> decode.land(chunk));
+          decode.transportAddress(), "request-1"), (node, chunk) -> decode.land(chunk));
 
       assertThat(done).isInstanceOfSatisfying(TransferCompleted.class,
           c -> assertThat(c.path()).startsWith("cuda/staged+ucx/"));

@@ -181,7 +181,7 @@ class StagedPathTest {
     var request = new TransferRequested("t-1", "prefill-0", 3, "state_data-0", "decode-0", 2, "state_data-0", op,
         List.of(range), System.currentTimeMillis() + 60_000, true);
     return new TransferOrder(request, sourceSpec, destinationSpec, Map.of("staged", destinationKey),
-        decode.transportAddress());
+        decode.transportAddress(), "request-1");
   }
 
   private static RegionSpec vram(String id, MemorySegment memory) {

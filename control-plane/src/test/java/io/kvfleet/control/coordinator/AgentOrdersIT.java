@@ -7,6 +7,7 @@ import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.InProcessDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.kafka.Await;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferOp;
@@ -28,20 +29,43 @@ class AgentOrdersIT {
 
   @Test
   void runsAnOrderSentTwiceOnlyOnce() throws Exception {
-    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
-    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
-    fleet.awaitState("both regions", Duration.ofSeconds(60), s -> s.region("decode-0", "kv_data-0").isPresent()
-        && s.region("prefill-0", "kv_data-0").isPresent());
-    var state = fleet.state();
-    var request = new TransferRequested("t-twice", "prefill-0", 1, "kv_data-0", "decode-0", 1, "kv_data-0",
-        TransferOp.WRITE, List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 30_000, false);
-    var order = Json.write(new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
-        state.region("decode-0", "kv_data-0").orElseThrow().spec(),
-        state.region("decode-0", "kv_data-0").orElseThrow().remoteKeys(), ""));
+    startAgents();
+    var order = order("t-twice", "request-1");
     assertThat(send(order)).isEqualTo("io.kvfleet.transfer.completed");
     assertThat(send(order)).contains("duplicate order for t-twice");
     Thread.sleep(500); // a second completion would be right behind the first
     assertThat(fleet.events("t-twice", e -> e instanceof TransferCompleted)).hasSize(1);
+  }
+
+  @Test
+  void runsTheOrderOfALaterRequestThatReusesAForgottenTransferId() throws Exception {
+    startAgents();
+
+    assertThat(send(order("t-reused", "request-1"))).isEqualTo("io.kvfleet.transfer.completed");
+    assertThat(send(order("t-reused", "request-2"))).isEqualTo("io.kvfleet.transfer.completed");
+
+    Await.until("both completions in the log", Duration.ofSeconds(30),
+        () -> fleet.events("t-reused", e -> e instanceof TransferCompleted).size() >= 2);
+    Thread.sleep(500); // a third would be right behind
+    assertThat(fleet.events("t-reused", e -> e instanceof TransferCompleted)).hasSize(2);
+  }
+
+  /** Starts prefill-0 and decode-0 and waits until the log has both their regions. */
+  private void startAgents() throws Exception {
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.awaitState("both regions", Duration.ofSeconds(60), s -> s.region("decode-0", "kv_data-0").isPresent()
+        && s.region("prefill-0", "kv_data-0").isPresent());
+  }
+
+  /** The order for a one-page WRITE from prefill-0 to decode-0, as JSON, for request record {@code requestEventId}. */
+  private String order(String transferId, String requestEventId) {
+    var state = fleet.state();
+    var request = new TransferRequested(transferId, "prefill-0", 1, "kv_data-0", "decode-0", 1, "kv_data-0",
+        TransferOp.WRITE, List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 30_000, false);
+    var destination = state.region("decode-0", "kv_data-0").orElseThrow();
+    return Json.write(new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
+        destination.spec(), destination.remoteKeys(), "", requestEventId));
   }
 
   @Test

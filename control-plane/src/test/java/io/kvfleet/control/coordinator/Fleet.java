@@ -77,8 +77,20 @@ final public class Fleet implements AutoCloseable {
 
   /** Deploys a new coordinator incarnation; answers its deployment id. */
   String startCoordinator() throws Exception {
+    return startCoordinator(c -> c);
+  }
+
+  /** Deploys a new coordinator incarnation {@code coordinator}, configured by {@code configure}. */
+  String startCoordinator(java.util.function.UnaryOperator<Coordinator> configure) throws Exception {
     var events = own(new EventPublisher(kafka.bootstrapServers(), "coordinator", ++coordinators, Clock.systemUTC()));
-    return await(vertx.deployVerticle(new Coordinator(kafka.bootstrapServers(), events, Clock.systemUTC())));
+    return await(vertx.deployVerticle(configure.apply(new Coordinator(kafka.bootstrapServers(), events,
+        Clock.systemUTC()))));
+  }
+
+  /** Where coordinator {@code id}'s fold stands. */
+  FoldPosition position(String id) throws Exception {
+    var reply = await(vertx.eventBus().<String>request(FoldPosition.address(id), ""));
+    return io.kvfleet.control.Json.read(reply.body(), FoldPosition.class);
   }
 
   /** Starts an agent with one KV region {@code kv_data-0} of 1 MiB of host memory. */

@@ -10,6 +10,7 @@ import io.kvfleet.events.replay.ExplainTarget;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.replay.ReplayResult;
+import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.PeerStatus;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
@@ -128,7 +129,8 @@ class PostmortemIT {
   void theExportReplayedInEachCoordinatorsFoldOrderReachesTheHashItReportedAtEveryPointSampled() {
     assertThat(sampled).hasSize(4);
     for (FoldPosition p : sampled) {
-      var check = SnapshotCheck.against(p.coordinatorId(), p.applied(), p.hash(), p.order(), new LogSource.File(export), false);
+      var check = SnapshotCheck.against(p.coordinatorId(), p.applied(), p.hash(), p.order(),
+          FleetState.keepingEnded(Duration.ofMillis(p.keepEndedMillis())), new LogSource.File(export), false);
       assertThat(check.replayApplied()).as("events folded up to %s", p.nextOffsets()).isEqualTo(p.applied());
       assertThat(check.replayHash()).as("hash at %s", p.nextOffsets()).isEqualTo(p.hash());
     }

@@ -5,6 +5,8 @@ package io.kvfleet.events.state;
  *
  * @param applied envelopes folded, duplicates included
  * @param missingSequences sequence numbers missing across all producers
+ * @param transfers transfers the fold holds, ended ones it has not forgotten included
+ * @param forgottenTransfers ended transfers the fold has forgotten (always 0 in a replay, which keeps all)
  * @param duplicateSequences envelopes skipped as already seen
  */
 public record Counts(
@@ -18,6 +20,7 @@ public record Counts(
     int skippedRegions,
     int decisions,
     int transfers,
+    long forgottenTransfers,
     int inFlight,
     int completed,
     int failed,

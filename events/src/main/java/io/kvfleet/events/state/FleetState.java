@@ -20,6 +20,7 @@ import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +32,10 @@ import java.util.TreeMap;
  * no clock (time comes from envelopes only) and never throws on log content: an event that breaks
  * an invariant is recorded as a {@link Violation} and otherwise handled as sensibly as it can be.
  *
+ * <p>A replay keeps every transfer. A long-running fold (the coordinator's) keeps an ended transfer
+ * for a window of log time ({@link #keepingEnded}) and then forgets it, so its memory is bounded
+ * by the transfers of that window; folds with the same window reach the same hash.
+ *
  * <p>Not thread-safe by design: one thread owns an instance (the coordinator's event loop, or a
  * replay), so there are no locks. Hand results to other threads as the immutable views it returns.
  */
@@ -39,17 +44,44 @@ public final class FleetState {
    * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
    * snapshots written by an older fold are replayed from the log instead of trusted.
    */
-  public static final int FOLD_VERSION = 1;
+  public static final int FOLD_VERSION = 2;
 
   private final Peers peers = new Peers();
   private final Regions regions = new Regions();
-  private final Transfers transfers = new Transfers();
+  private final Transfers transfers;
   private final Sequences sequences = new Sequences();
   private final List<RegionSkipped> skipped = new ArrayList<>();
   private final List<RegistrationDecision> decisions = new ArrayList<>();
   private final SortedMap<String, Long> opaqueByType = new TreeMap<>();
   private final List<Violation> violations = new ArrayList<>();
   private long applied;
+
+  /** An empty fleet that keeps every transfer. */
+  public FleetState() {
+    this(Transfers.KEEP_ALL);
+  }
+
+  private FleetState(long keepEndedMillis) {
+    this.transfers = new Transfers(keepEndedMillis);
+  }
+
+  /**
+   * An empty fleet that forgets a transfer {@code keepEnded} after it ended, in log time (the time
+   * of the envelope being folded): a request that repeats a forgotten transfer's id is a new transfer.
+   */
+  public static FleetState keepingEnded(Duration keepEnded) {
+    requireNonNull(keepEnded, "keepEnded must not be null");
+    if (keepEnded.isNegative()) {
+      throw new IllegalArgumentException("keepEnded must not be negative, was " + keepEnded);
+    }
+    return new FleetState(keepEnded.toMillis());
+  }
+
+  /** How long an ended transfer is kept; empty when every transfer is kept. */
+  public Optional<Duration> keepEnded() {
+    long millis = transfers.keepEndedMillis();
+    return millis == Transfers.KEEP_ALL ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
+  }
 
   /** The state after folding {@code log} in order into an empty fleet. */
   public static FleetState fold(Iterable<Envelope> log) {
@@ -66,6 +98,7 @@ public final class FleetState {
       return;
     }
     var at = new Applying(envelope, violations);
+    transfers.forgetEndedBefore(at.time());
     switch (envelope.data()) {
       case PeerJoined e -> {
         if (peers.joined(e, at)) {
@@ -160,7 +193,7 @@ public final class FleetState {
     return transfers.transfer(transferId);
   }
 
-  /** Every requested transfer, by id. */
+  /** Every requested transfer the fold still holds (all of them unless it forgets ended ones), by id. */
   public List<TransferView> transfers() {
     return transfers.all();
   }
@@ -209,6 +242,7 @@ public final class FleetState {
         skipped.size(),
         decisions.size(),
         transfers.all().size(),
+        transfers.forgotten(),
         transfers.inFlight().size(),
         transfers.count(TransferStatus.COMPLETED),
         transfers.count(TransferStatus.FAILED),
@@ -252,17 +286,18 @@ public final class FleetState {
   StateImage image() {
     return new StateImage(
         applied, peers.image(), regions.viewsImage(), regions.staleRegistrations(), regions.failures(),
-        regions.failuresByReason(), transfers.image(), sequences.hashPart(), List.copyOf(skipped),
+        regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(), transfers.forgotten(),
+        sequences.hashPart(), List.copyOf(skipped),
         List.copyOf(decisions), new TreeMap<>(opaqueByType), List.copyOf(violations));
   }
 
   /** The state an image describes; folding on from it is folding on from the state it was taken of. */
   static FleetState restore(StateImage image) {
-    var state = new FleetState();
+    var state = new FleetState(image.keepEndedMillis());
     state.applied = image.applied();
     state.peers.restore(image.peers());
     state.regions.restore(image.regions(), image.staleRegistrations(), image.failures());
-    state.transfers.restore(image.transfers());
+    state.transfers.restore(image.transfers(), image.forgottenTransfers());
     state.sequences.restore(image.sequences());
     state.skipped.addAll(image.skipped());
     state.decisions.addAll(image.decisions());

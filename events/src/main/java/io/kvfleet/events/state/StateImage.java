@@ -18,6 +18,8 @@ record StateImage(
     List<RegistrationFailed> failures,
     SortedMap<String, Long> failuresByReason,
     SortedMap<String, TransferView> transfers,
+    long keepEndedMillis,
+    long forgottenTransfers,
     SortedMap<Sequences.Producer, Sequences.Seen> sequences,
     List<RegionSkipped> skipped,
     List<RegistrationDecision> decisions,
@@ -29,6 +31,6 @@ record StateImage(
     return Canonical.sha256(
         List.of(
             applied, peers, List.of(regions, staleRegistrations, failures, failuresByReason), transfers,
-            sequences, skipped, decisions, opaqueByType, violations));
+            List.of(keepEndedMillis, forgottenTransfers), sequences, skipped, decisions, opaqueByType, violations));
   }
 }

@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param bytes the bytes a completed transfer moved, else 0
  * @param requestedAt envelope time of the request
  * @param updatedAt envelope time of its latest accepted event
+ * @param requestEventId envelope id of the request: what tells a request from a later one that
+ *     reuses the id of a transfer the fold has forgotten
  */
 public record TransferView(
     TransferRequested request,
@@ -21,7 +23,8 @@ public record TransferView(
     String detail,
     long bytes,
     Instant requestedAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String requestEventId) {
   public TransferView {
     requireNonNull(request, "request must not be null");
     requireNonNull(status, "status must not be null");
@@ -29,6 +32,7 @@ public record TransferView(
     requireNonNull(detail, "detail must not be null");
     requireNonNull(requestedAt, "requestedAt must not be null");
     requireNonNull(updatedAt, "updatedAt must not be null");
+    requireNonNull(requestEventId, "requestEventId must not be null");
   }
 
   /** The transfer id. */
@@ -41,15 +45,15 @@ public record TransferView(
     return request.sourceNode().equals(nodeId) || request.destinationNode().equals(nodeId);
   }
 
-  static TransferView requested(TransferRequested request, Instant at) {
-    return new TransferView(request, TransferStatus.REQUESTED, "", "", 0, at, at);
+  static TransferView requested(TransferRequested request, Instant at, String eventId) {
+    return new TransferView(request, TransferStatus.REQUESTED, "", "", 0, at, at, eventId);
   }
 
   TransferView dispatched(Instant at) {
-    return new TransferView(request, TransferStatus.DISPATCHED, "", "", 0, requestedAt, at);
+    return new TransferView(request, TransferStatus.DISPATCHED, "", "", 0, requestedAt, at, requestEventId);
   }
 
   TransferView ended(TransferStatus end, String endReason, String endDetail, long moved, Instant at) {
-    return new TransferView(request, end, endReason, endDetail, moved, requestedAt, at);
+    return new TransferView(request, end, endReason, endDetail, moved, requestedAt, at, requestEventId);
   }
 }

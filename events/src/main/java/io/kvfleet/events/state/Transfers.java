@@ -2,25 +2,80 @@ package io.kvfleet.events.state;
 
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferRequested;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** The transfer part of the fold: each transfer from request to its one terminal event. */
+/**
+ * The transfer part of the fold: each transfer from request to its one terminal event. A transfer
+ * is forgotten {@code keepEndedMillis} of log time after it ended, so a fold that runs for months
+ * holds the transfers of that window, not every one the fleet ever made.
+ */
 final class Transfers {
+  /** Keep every ended transfer (replays, explanations). */
+  static final long KEEP_ALL = Long.MAX_VALUE;
+
+  private static final Comparator<TransferView> BY_END =
+      Comparator.comparing(TransferView::updatedAt).thenComparing(TransferView::transferId);
+
+  private final long keepEndedMillis;
   private final SortedMap<String, TransferView> views = new TreeMap<>();
   /** The ids of transfers not ended yet: an index, so deadline and lease sweeps skip the ended. */
-  private final java.util.SortedSet<String> open = new java.util.TreeSet<>();
+  private final SortedSet<String> open = new TreeSet<>();
+  /** Ended transfers by end time, then id: what to forget first. Empty when every transfer is kept. */
+  private final NavigableSet<TransferView> ended = new TreeSet<>(BY_END);
+  private long forgotten;
+
+  Transfers(long keepEndedMillis) {
+    if (keepEndedMillis < 0) {
+      throw new IllegalArgumentException("keepEndedMillis must be >= 0, was " + keepEndedMillis);
+    }
+    this.keepEndedMillis = keepEndedMillis;
+  }
 
   private void put(String transferId, TransferView view) {
     views.put(transferId, view);
     if (view.status().isTerminal()) {
       open.remove(transferId);
+      if (keepEndedMillis != KEEP_ALL) {
+        ended.add(view);
+      }
     } else {
       open.add(transferId);
     }
+  }
+
+  /**
+   * Forgets the transfers that ended more than the kept window before {@code now}, the time of the
+   * envelope being folded. The result depends only on the set of ended transfers and {@code now},
+   * never on the order they ended in, so a state restored from a snapshot forgets what the state it
+   * was taken of would have.
+   */
+  void forgetEndedBefore(Instant now) {
+    if (keepEndedMillis == KEEP_ALL || ended.isEmpty()) {
+      return;
+    }
+    long cutoff = now.toEpochMilli() - keepEndedMillis;
+    while (!ended.isEmpty() && ended.first().updatedAt().toEpochMilli() < cutoff) {
+      views.remove(ended.pollFirst().transferId());
+      forgotten++;
+    }
+  }
+
+  long keepEndedMillis() {
+    return keepEndedMillis;
+  }
+
+  /** Ended transfers forgotten so far. */
+  long forgotten() {
+    return forgotten;
   }
 
   void requested(TransferRequested e, Applying at) {
@@ -28,7 +83,7 @@ final class Transfers {
       at.violation("transfer " + e.transferId() + " requested again; the first request is kept");
       return;
     }
-    put(e.transferId(), TransferView.requested(e, at.time()));
+    put(e.transferId(), TransferView.requested(e, at.time(), at.eventId()));
   }
 
   void dispatched(String transferId, Applying at) {
@@ -88,7 +143,8 @@ final class Transfers {
   private Optional<TransferView> requested(String transferId, String what, Applying at) {
     TransferView view = views.get(transferId);
     if (view == null) {
-      at.violation("transfer " + transferId + " " + what + " before it was requested");
+      at.violation("transfer " + transferId + " " + what + " before it was requested" + (keepEndedMillis == KEEP_ALL
+          ? "" : " (or over " + java.time.Duration.ofMillis(keepEndedMillis) + " after it ended, when the fold had forgotten it)"));
     }
     return Optional.ofNullable(view);
   }
@@ -113,7 +169,8 @@ final class Transfers {
     return new TreeMap<>(views);
   }
 
-  void restore(SortedMap<String, TransferView> image) {
+  void restore(SortedMap<String, TransferView> image, long forgottenBefore) {
     image.forEach(this::put);
+    forgotten = forgottenBefore;
   }
 }

@@ -50,6 +50,26 @@ class StateSnapshotTest {
     assertThat(resumed.hash()).isEqualTo(FleetState.fold(history).hash());
   }
 
+  @Property(tries = 200)
+  void aRestoredStateForgetsEndedTransfersExactlyAsTheStateItWasTakenOf(
+      @ForAll("histories") List<Envelope> history, @ForAll @IntRange(max = 100) int cutPercent,
+      @ForAll @IntRange(max = 20) int windowSeconds) {
+    int cut = history.size() * cutPercent / 100;
+    var window = java.time.Duration.ofSeconds(windowSeconds);
+    FleetState straight = FleetState.keepingEnded(window);
+    history.subList(0, cut).forEach(straight::apply);
+    var snapshot = StateSnapshot.of(straight);
+
+    FleetState resumed = StateSnapshot.restore(snapshot.toBytes(), snapshot.hash());
+    history.subList(cut, history.size()).forEach(resumed::apply);
+    history.subList(cut, history.size()).forEach(straight::apply);
+
+    assertThat(resumed.keepEnded()).contains(window);
+    assertThat(resumed.hash()).isEqualTo(straight.hash());
+    assertThat(resumed.transfers()).isEqualTo(straight.transfers());
+    assertThat(resumed.counts()).isEqualTo(straight.counts());
+  }
+
   @Property(tries = 100)
   void refusesASnapshotWithAnyOneByteChanged(
       @ForAll("histories") List<Envelope> history, @ForAll @IntRange(max = 10_000) int where) {

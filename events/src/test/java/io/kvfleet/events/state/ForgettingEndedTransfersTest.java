@@ -1,0 +1,104 @@
+package io.kvfleet.events.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.Samples;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A long-running fold forgets a transfer a window of log time after it ended (the log's events are a second apart). */
+class ForgettingEndedTransfersTest {
+  private static final Duration WINDOW = Duration.ofSeconds(5);
+
+  private static Log completedTransfer(String id) {
+    return new Log().append(Samples.request(id, "p0", 1, "d0", 1), new TransferDispatched(id, "p0", "c0"),
+        new TransferCompleted(id, "p0", Samples.request(id, "p0", 1, "d0", 1).totalBytes(), 1_000, "ucx/tcp", ""));
+  }
+
+  /** Appends {@code n} events that change nothing but the time: n seconds of log time. */
+  private static Log after(Log log, int n) {
+    for (int i = 0; i < n; i++) {
+      log.append("p0", 1, new OpaqueEvent("p0", "", "io.kvfleet.peer.migrated", 1, "{}"));
+    }
+    return log;
+  }
+
+  private static FleetState fold(Duration window, List<Envelope> log) {
+    var state = FleetState.keepingEnded(window);
+    log.forEach(state::apply);
+    return state;
+  }
+
+  @Test
+  void keepsAnEndedTransferForTheWindowAndForgetsItOnceTheLogHasMovedPastIt() {
+    var log = completedTransfer("t1"); // ended at T0+2s
+
+    assertThat(fold(WINDOW, after(log, 5).envelopes()).transfer("t1")).isPresent(); // last event at T0+7s
+    FleetState later = fold(WINDOW, after(log, 1).envelopes()); // and one more at T0+8s
+
+    assertThat(later.transfer("t1")).isEmpty();
+    assertThat(later.counts().transfers()).isZero();
+    assertThat(later.counts().forgottenTransfers()).isEqualTo(1);
+    assertThat(later.violations()).isEmpty();
+  }
+
+  @Test
+  void neverForgetsATransferInFlightHoweverOld() {
+    var log = after(new Log().append(Samples.request("t1", "p0", 1, "d0", 1)), 100);
+
+    FleetState state = fold(WINDOW, log.envelopes());
+
+    assertThat(state.inFlightTransfers()).extracting(TransferView::transferId).containsExactly("t1");
+    assertThat(state.counts().forgottenTransfers()).isZero();
+  }
+
+  @Test
+  void aReplayKeepsEveryTransfer() {
+    FleetState state = FleetState.fold(after(completedTransfer("t1"), 100).envelopes());
+
+    assertThat(state.transfer("t1")).isPresent();
+    assertThat(state.keepEnded()).isEmpty();
+    assertThat(state.counts().forgottenTransfers()).isZero();
+  }
+
+  @Test
+  void takesARequestRepeatingAForgottenIdAsANewTransfer() {
+    var log = after(completedTransfer("t1"), 10).append(Samples.request("t1", "p0", 1, "d0", 1));
+
+    FleetState state = fold(WINDOW, log.envelopes());
+
+    assertThat(state.transfer("t1").orElseThrow().status()).isEqualTo(TransferStatus.REQUESTED);
+    assertThat(state.violations()).isEmpty();
+  }
+
+  @Test
+  void aLateEventOfAForgottenTransferIsAViolationThatNamesTheWindow() {
+    var log = after(completedTransfer("t1"), 10).append(new TransferDispatched("t1", "p0", "c0"));
+
+    FleetState state = fold(WINDOW, log.envelopes());
+
+    assertThat(state.violations()).singleElement().extracting(Violation::message).asString()
+        .isEqualTo("transfer t1 dispatched before it was requested "
+            + "(or over PT5S after it ended, when the fold had forgotten it)");
+  }
+
+  @Test
+  void foldsWithDifferentWindowsHashDifferentlyEvenBeforeForgettingAnything() {
+    List<Envelope> log = completedTransfer("t1").envelopes();
+
+    assertThat(fold(WINDOW, log).hash()).isNotEqualTo(fold(WINDOW.plusSeconds(1), log).hash())
+        .isNotEqualTo(FleetState.fold(log).hash());
+  }
+
+  @Test
+  void refusesANegativeWindow() {
+    assertThatThrownBy(() -> FleetState.keepingEnded(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+  }
+}
