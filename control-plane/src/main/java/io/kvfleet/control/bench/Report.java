@@ -138,7 +138,7 @@ public final class Report {
           (%d ms) while raw ran; a pause stops every thread in this JVM (with the embedded broker,
           the broker too), so the tail latencies follow the pauses. At saturation this JVM
           allocated %.1f KB per transfer of ours and %.1f KB per raw round trip, and ours retains
-          every transfer (below).
+          the transfers of its keep-ended window (below).
         """, oursMicros, rawMicros, ratio(oursMicros, rawMicros), top, settings.rate(),
         results.get(0).cpu().gcPauses(), results.get(0).cpu().gcPauseMillis(),
         results.get(1).cpu().gcPauses(), results.get(1).cpu().gcPauseMillis(),
@@ -160,9 +160,9 @@ public final class Report {
       - every record is a CloudEvents JSON document, decoded by every reader: the coordinator folds all
         three records of each transfer (its own dispatch included) and the outcome reader decodes all
         three to find the terminal one (no record header names the type, so it cannot skip any);
-      - the coordinator keeps every transfer it ever saw in its fold and its sets of decided ids, so
-        its heap and the GC's work grow with the run (its 200 ms deadline sweep reads only an index
-        of the transfers still in flight);
+      - the coordinator keeps every transfer that ended within its keep-ended window (10 minutes, longer
+        than this run), so its heap and the GC's work grow through the run (its 200 ms deadline sweep
+        reads only an index of the transfers still in flight);
       - a hand-off to each publisher's sending thread, to the coordinator's event loop, an EventBus
         request and a worker thread per transfer;
       - every transfer event is keyed by its source node, so one partition carries them all (the raw
