@@ -18,7 +18,12 @@ public final class Kvfleet implements Runnable {
 
   public static void main(String[] args) {
     LogFile.init();
-    var cli = new CommandLine(new Kvfleet())
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line as {@code main} runs it: its converters and its handling of errors the user can act on. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Kvfleet())
         .registerConverter(java.time.Duration.class, new DurationConverter())
         .setExecutionExceptionHandler((error, commandLine, parseResult) -> {
           if (error instanceof io.kvfleet.control.KvfleetException) {
@@ -27,7 +32,6 @@ public final class Kvfleet implements Runnable {
           }
           throw error;
         });
-    System.exit(cli.execute(args));
   }
 
   @Override

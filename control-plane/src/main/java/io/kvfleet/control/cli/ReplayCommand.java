@@ -52,8 +52,8 @@ final class ReplayCommand implements Callable<Integer> {
   Path checkSnapshot;
 
   @Option(names = "--keep-ended", description = "Forget a transfer this long (in log time) after it ended, as a "
-      + "coordinator run with the same --keep-ended does, to reach the hash it reports (default: keep every transfer; "
-      + "with --from-snapshot, the snapshot's window)")
+      + "coordinator run with the same --keep-ended does (default: keep every transfer; with --from-snapshot and "
+      + "--check-snapshot, the snapshot's window)")
   java.time.Duration keepEnded;
 
   @Option(names = "--max-anomalies", defaultValue = "50", description = "Anomalies listed in text (default: ${DEFAULT-VALUE})")

@@ -43,7 +43,7 @@ public final class ReplayText {
     out.printf("Transfers: %d requested, %d completed, %d rejected, %d failed, %d timed out, %d in flight%s%n",
         s.counts().transfers(), s.counts().completed(), s.counts().rejected(), s.counts().failed(),
         s.counts().timedOut(), s.counts().inFlight(), s.counts().forgottenTransfers() == 0 ? ""
-            : String.format(" (and %d ended earlier, forgotten by the fold's keep-ended window)",
+            : String.format(" (held by the fold; %d more ended earlier and were forgotten, keep-ended window)",
                 s.counts().forgottenTransfers()));
     for (var t : s.inFlight()) {
       out.printf("  in flight: %-16s %-10s %s -> %s, %,d B, requested %s, deadline %s%n", t.transferId(), t.status(),

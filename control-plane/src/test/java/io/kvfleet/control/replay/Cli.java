@@ -4,7 +4,6 @@ import io.kvfleet.control.cli.Kvfleet;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import picocli.CommandLine;
 
 /** Runs the {@code kvfleet} command line in this JVM and keeps what it printed. */
 final class Cli {
@@ -20,7 +19,7 @@ final class Cli {
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
     try {
-      int code = new CommandLine(new Kvfleet()).execute(args);
+      int code = Kvfleet.commandLine().execute(args);
       return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(stdout);

@@ -233,6 +233,21 @@ class PostmortemIT {
   }
 
   @Test
+  void replayForgetsEndedTransfersWithAKeepEndedWindowAndKeepsSnapshotsToTheirOwn() {
+    Path snapshot = new SnapshotStore(snapshots).files(FleetStory.COORDINATOR).stream()
+        .filter(f -> !f.getFileName().toString().equals(corrupted)).findFirst().orElseThrow();
+
+    var forgetting = Cli.run("replay", "--file", export.toString(), "--keep-ended", "1ms");
+    var mixed = Cli.run("replay", "--file", export.toString(), "--check-snapshot", snapshot.toString(),
+        "--keep-ended", "1ms");
+
+    assertThat(forgetting.exitCode()).as(forgetting.err()).isZero();
+    assertThat(forgetting.out()).containsPattern("more ended earlier and were forgotten");
+    assertThat(mixed.exitCode()).isEqualTo(2);
+    assertThat(mixed.err()).contains("--keep-ended cannot change a snapshot's window");
+  }
+
+  @Test
   void replayChecksASnapshotAgainstTheExportAndStartsFromOne() {
     Path snapshot = new SnapshotStore(snapshots).files(FleetStory.COORDINATOR).stream()
         .filter(f -> !f.getFileName().toString().equals(corrupted)).findFirst().orElseThrow();
