@@ -38,22 +38,7 @@ final class CudaStaging implements Staging {
   @Override
   public Buffer allocate(long length) {
     var memory = PinnedHostMemory.allocate(length);
-    return new Buffer() {
-      @Override
-      public long address() {
-        return memory.address();
-      }
-
-      @Override
-      public long length() {
-        return memory.length();
-      }
-
-      @Override
-      public void close() {
-        memory.close();
-      }
-    };
+    return new Buffer(memory.address(), memory.length(), memory::close);
   }
 
   @Override

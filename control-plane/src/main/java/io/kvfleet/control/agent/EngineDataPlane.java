@@ -81,9 +81,8 @@ public final class EngineDataPlane implements DataPlane {
   /** Staged at the address the cuda backend mapped it to, when it imported it from a CUDA IPC handle. */
   @Override
   public List<FleetEvent> stage(String nodeId, long epoch, RegionSpec region) {
-    long address = registrations.getOrDefault(region.regionId(), Map.of()).entrySet().stream()
-        .filter(e -> e.getKey().equals("cuda")).mapToLong(e -> e.getValue().address())
-        .findFirst().orElse(region.address());
+    var cuda = registrations.getOrDefault(region.regionId(), Map.of()).get("cuda");
+    long address = cuda == null ? region.address() : cuda.address();
     return List.of(staged.stage(nodeId, epoch, region, address));
   }
 

@@ -215,11 +215,8 @@ public final class NodeAgent extends VerticleBase {
   }
 
   private void onOrder(Message<String> message) {
-    TransferOrder order;
-    try {
-      order = Json.read(message.body(), TransferOrder.class);
-    } catch (KvfleetException e) {
-      message.fail(400, "unreadable transfer order: " + e.getMessage());
+    TransferOrder order = read(message, TransferOrder.class, "transfer order");
+    if (order == null) {
       return;
     }
     var request = order.request();
@@ -236,17 +233,24 @@ public final class NodeAgent extends VerticleBase {
 
   /** The destination's half of a staged chunk, on the landing thread; answers {@code landed} or why not. */
   private void onLanding(Message<String> message) {
-    StagedChunk chunk;
-    try {
-      chunk = Json.read(message.body(), StagedChunk.class);
-    } catch (KvfleetException e) {
-      message.fail(400, "unreadable staged chunk: " + e.getMessage());
+    StagedChunk chunk = read(message, StagedChunk.class, "staged chunk");
+    if (chunk == null) {
       return;
     }
     lander.executeBlocking(() -> dataPlane.land(chunk), true)
         .onComplete(done -> message.reply(done.failed()
             ? Json.write(new Landings.Refused(ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(done.cause().getMessage())))
             : done.result().map(Json::write).orElse(LANDED)));
+  }
+
+  /** The message's body as a {@code type}, or null once the message has been failed with why it is unreadable. */
+  private static <T> T read(Message<String> message, Class<T> type, String what) {
+    try {
+      return Json.read(message.body(), type);
+    } catch (KvfleetException e) {
+      message.fail(400, "unreadable " + what + ": " + e.getMessage());
+      return null;
+    }
   }
 
   /** Asks another agent to land a chunk and waits for it (on the transfer worker, never the event loop). */

@@ -26,7 +26,9 @@ public enum RegistrationPolicy {
    */
   public Optional<RegistrationDecision> decide(
       String nodeId, long epoch, Component component, List<FleetEvent> outcomes) {
-    List<RegionSpec> unregistered = unregistered(component, outcomes);
+    List<RegionSpec> unregistered = component.regions().stream()
+        .filter(region -> outcomes.stream().noneMatch(e -> takes(e, region, backend -> true)))
+        .toList();
     if (unregistered.isEmpty()) {
       return Optional.empty();
     }
@@ -41,13 +43,6 @@ public enum RegistrationPolicy {
     return Optional.of(new RegistrationDecision(nodeId, epoch, component.name(), name(), what + "; " + consequence()));
   }
 
-  /** The component's entries that no backend registered and that were not deliberately skipped. */
-  static List<RegionSpec> unregistered(Component component, List<FleetEvent> outcomes) {
-    return component.regions().stream()
-        .filter(region -> outcomes.stream().noneMatch(e -> takes(e, region)))
-        .toList();
-  }
-
   /**
    * The component's entries that other hosts cannot reach: no backend that moves bytes between
    * hosts registered them (the cuda backend alone reaches this host only), and none was skipped.
@@ -55,10 +50,7 @@ public enum RegistrationPolicy {
   static List<RegionSpec> unreachable(Component component, List<FleetEvent> outcomes,
       Predicate<String> crossHost) {
     return component.regions().stream()
-        .filter(region -> outcomes.stream().noneMatch(e -> e instanceof RegionSkipped s
-            && s.region().regionId().equals(region.regionId())))
-        .filter(region -> outcomes.stream().noneMatch(e -> e instanceof RegionRegistered r
-            && r.region().regionId().equals(region.regionId()) && crossHost.test(r.backend())))
+        .filter(region -> outcomes.stream().noneMatch(e -> takes(e, region, crossHost)))
         .toList();
   }
 
@@ -76,9 +68,10 @@ public enum RegistrationPolicy {
     };
   }
 
-  private static boolean takes(FleetEvent event, RegionSpec region) {
+  /** Whether {@code event} skipped the region or registered it with a backend {@code backends} accepts. */
+  private static boolean takes(FleetEvent event, RegionSpec region, Predicate<String> backends) {
     return switch (event) {
-      case RegionRegistered r -> r.region().regionId().equals(region.regionId());
+      case RegionRegistered r -> r.region().regionId().equals(region.regionId()) && backends.test(r.backend());
       case RegionSkipped s -> s.region().regionId().equals(region.regionId());
       default -> false;
     };

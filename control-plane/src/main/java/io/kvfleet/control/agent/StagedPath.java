@@ -186,7 +186,8 @@ final class StagedPath implements AutoCloseable {
           + " is staged on this node (staged here: " + regions.keySet() + ")"));
     }
     RegionSpec region = staged.spec();
-    if (chunk.length() > CHUNK || chunk.destinationOffset() + chunk.length() > region.length()) {
+    // Written so that no sum can overflow: an offset near Long.MAX_VALUE is out of bounds, not negative.
+    if (chunk.length() > CHUNK || chunk.destinationOffset() > region.length() - chunk.length()) {
       return Optional.of(new Refused(ReasonCodes.OUT_OF_BOUNDS, 0, "chunk " + chunk.destinationOffset() + "+"
           + chunk.length() + " exceeds " + region.regionId() + " (" + region.length() + " B) or the "
           + CHUNK + " B landing buffer"));

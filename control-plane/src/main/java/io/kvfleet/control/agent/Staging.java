@@ -20,14 +20,12 @@ public interface Staging {
   /** Copies {@code length} bytes from {@code source} to {@code destination}; empty on success. */
   Optional<CopyError> copy(long destination, long source, long length);
 
-  /** A host buffer; closing frees it. */
-  interface Buffer extends AutoCloseable {
-    long address();
-
-    long length();
-
+  /** A host buffer at {@code address} of {@code length} bytes; closing runs {@code free}. */
+  record Buffer(long address, long length, Runnable free) implements AutoCloseable {
     @Override
-    void close();
+    public void close() {
+      free.run();
+    }
   }
 
   /** A failed copy: the native code and the native library's own words. */

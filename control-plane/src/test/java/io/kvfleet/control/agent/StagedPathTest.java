@@ -126,6 +126,13 @@ class StagedPathTest {
   }
 
   @Test
+  void refusesAChunkWhoseOffsetWouldOverflowPastTheRegion() {
+    var refused = decode.land(new StagedChunk("t", "prefill-0", "x", "y", 0, "state_data-0", Long.MAX_VALUE - 100, 4096));
+
+    assertThat(refused).hasValueSatisfying(r -> assertThat(r.reason()).isEqualTo(ReasonCodes.OUT_OF_BOUNDS));
+  }
+
+  @Test
   void failsTheTransferWithTheDestinationsReasonWhenALandingIsRefused() {
     var done = prefill.transfer(order(TransferOp.WRITE, new ByteRange(0, 0, 4096)), (node, chunk) ->
         Optional.of(new Landings.Refused(ReasonCodes.TRANSPORT_ERROR, 700, "cudaErrorIllegalAddress")));

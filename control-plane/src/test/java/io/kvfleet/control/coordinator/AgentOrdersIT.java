@@ -18,7 +18,7 @@ import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** An agent runs an order once however often it is sent, and refuses one it cannot read. */
+/** An agent runs an order once however often it is sent, and refuses an order or a staged chunk it cannot read. */
 class AgentOrdersIT {
   private final Fleet fleet = new Fleet();
 
@@ -48,6 +48,15 @@ class AgentOrdersIT {
         () -> fleet.events("t-reused", e -> e instanceof TransferCompleted).size() >= 2);
     Thread.sleep(500); // a third would be right behind
     assertThat(fleet.events("t-reused", e -> e instanceof TransferCompleted)).hasSize(2);
+  }
+
+  @Test
+  void refusesAStagedChunkItCannotReadWithTheReason() throws Exception {
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    assertThatThrownBy(() -> fleet.vertx.eventBus().<String>request(NodeAgent.landingAddress("prefill-0"), "{\"chunk\": [")
+        .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasMessageContaining("unreadable staged chunk");
   }
 
   /** Starts prefill-0 and decode-0 and waits until the log has both their regions. */

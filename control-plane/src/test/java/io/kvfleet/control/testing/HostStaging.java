@@ -26,22 +26,7 @@ public final class HostStaging implements Staging {
   public Buffer allocate(long length) {
     Arena arena = Arena.ofShared();
     MemorySegment memory = arena.allocate(length, 4096);
-    return new Buffer() {
-      @Override
-      public long address() {
-        return memory.address();
-      }
-
-      @Override
-      public long length() {
-        return length;
-      }
-
-      @Override
-      public void close() {
-        arena.close();
-      }
-    };
+    return new Buffer(memory.address(), length, arena::close);
   }
 
   @Override
