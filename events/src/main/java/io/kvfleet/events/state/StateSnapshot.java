@@ -71,6 +71,12 @@ public final class StateSnapshot {
       throw new InvalidSnapshotException(
           "the snapshot rebuilds a state with hash " + hash + ", not the " + expectedHash + " it was written with");
     }
+    // The hash is of the rebuilt state, and restore rebuilds the counts by reason from the failures:
+    // the stored counts must be those, or a changed byte in them would go unnoticed.
+    if (!state.failuresByReason().equals(image.failuresByReason())) {
+      throw new InvalidSnapshotException("the snapshot's failure counts by reason " + image.failuresByReason()
+          + " are not those of its failures " + state.failuresByReason());
+    }
     return state;
   }
 }
