@@ -29,6 +29,8 @@ public final class ReasonCodes {
   public static final String DUPLICATE_TRANSFER = "DUPLICATE_TRANSFER";
   public static final String DEADLINE_PASSED = "DEADLINE_PASSED";
   public static final String PEER_LOST = "PEER_LOST";
+  /** A peer the transfer needed shut down cleanly while it was in flight. */
+  public static final String PEER_LEFT = "PEER_LEFT";
   public static final String TRANSPORT_ERROR = "TRANSPORT_ERROR";
 
   // Liveness.

@@ -6,8 +6,6 @@ import io.kvfleet.control.agent.TransferOrder;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;
-import io.kvfleet.events.PeerLost;
-import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
@@ -19,8 +17,6 @@ import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.state.PeerStatus;
-import io.kvfleet.events.state.PeerView;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
 import io.vertx.core.Future;
@@ -44,7 +40,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator: folds every fleet event from Kafka into {@link FleetState}, validates transfer
  * requests and dispatches them over the EventBus to the source node's agent, and ends transfers
- * whose deadline passed or whose peer was lost. Its event loop owns the state; no locks.
+ * whose deadline passed or whose peer is gone ({@link Endings}). Its event loop owns the state; no
+ * locks.
  *
  * <p>At start it reads the log from the beginning and decides nothing until it has caught up with
  * the end offsets it found, so a restart never dispatches a transfer the log already answered.
@@ -75,11 +72,7 @@ public final class Coordinator extends VerticleBase {
   /** Requests decided here whose answer the fold has not read yet (dispatch or end). */
   private final Set<String> decided = new HashSet<>();
   private final WaitingRequests waiting = new WaitingRequests();
-  private final Set<String> lostAnnounced = new HashSet<>();
-  /** Transfers this coordinator ended whose end the fold has not read yet. */
-  private final Set<String> endedHere = new HashSet<>();
-  /** A node that joined but never heartbeat is given this long before it counts as lost. */
-  private static final long JOIN_GRACE_MILLIS = 10_000;
+  private final Endings endings = new Endings();
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
   private KafkaConsumer<String, Decoded> transfers;
@@ -244,7 +237,7 @@ public final class Coordinator extends VerticleBase {
 
   private void ended(String transferId) {
     decided.remove(transferId);
-    endedHere.remove(transferId);
+    endings.ended(transferId);
   }
 
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */
@@ -342,38 +335,10 @@ public final class Coordinator extends VerticleBase {
     if (!catchUp.isDone()) {
       return;
     }
-    long now = clock.millis();
     if (!waiting.isEmpty()) {
       waiting.retry(decider, state, clock.instant()).forEach(this::act);
     }
-    for (var peer : state.peers()) {
-      String key = peer.nodeId() + "@" + peer.epoch();
-      if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && ownership.owns(peer.nodeId())
-          && lostAnnounced.add(key)) {
-        publish(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED, peer.lastHeartbeat().toEpochMilli()));
-        for (TransferView t : state.inFlightTouching(peer.nodeId())) {
-          endOnce(t, new TransferFailed(t.transferId(), t.request().sourceNode(), ReasonCodes.PEER_LOST, 0,
-              peer.nodeId() + " epoch " + peer.epoch() + " missed its lease"));
-        }
-      }
-    }
-    for (TransferView t : state.inFlightTransfers()) {
-      if (t.request().deadlineMillis() < now && ownership.owns(t.request().sourceNode())) {
-        endOnce(t, new TransferTimedOut(t.transferId(), t.request().sourceNode(), t.request().deadlineMillis()));
-      }
-    }
-  }
-
-  private static long leaseEnd(PeerView peer) {
-    return peer.leaseMillis() > 0
-        ? peer.leaseExpiresAt().toEpochMilli()
-        : peer.joinedAt().toEpochMilli() + JOIN_GRACE_MILLIS;
-  }
-
-  private void endOnce(TransferView transfer, FleetEvent terminal) {
-    if (endedHere.add(transfer.transferId())) {
-      publish(terminal);
-    }
+    endings.due(state, clock.millis(), ownership::owns).forEach(this::publish);
   }
 
   private Future<Void> publish(FleetEvent event) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every requested transfer ends in exactly one terminal event, on a real broker with real agents:
- * completion, duplicate ids, deadlines, lost peers, stale epochs and a coordinator restart.
+ * completion, duplicate ids, deadlines, lost and departed peers, stale epochs and a coordinator
+ * restart.
  */
 class TransferLifecycleIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -74,6 +75,25 @@ class TransferLifecycleIT {
     assertThat(failed).singleElement().satisfies(e -> assertThat(((TransferFailed) e).reason()).isEqualTo(ReasonCodes.PEER_LOST));
     assertThat(fleet.events("decode-0", e -> e instanceof PeerLost)).hasSize(1);
     assertThat(tookMillis).as("ended within the lease, not after a long timeout").isLessThan(30_000);
+  }
+
+  @Test
+  void failsAnInFlightTransferWithPeerLeftWhenItsDestinationShutsDown() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new StuckDataPlane(), Duration.ofSeconds(1));
+    String decode = fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-left", 1, 1, Duration.ofMinutes(10));
+    fleet.awaitState("the transfer to be dispatched", WAIT,
+        s -> s.transfer("t-left").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
+    fleet.stop(decode);
+    fleet.awaitState("the in-flight transfer to end", WAIT,
+        s -> s.transfer("t-left").map(t -> t.status().isTerminal()).orElse(false));
+    assertThat(fleet.events("t-left", e -> e instanceof TransferFailed)).as("not left to its 10-minute deadline")
+        .singleElement().isInstanceOfSatisfying(TransferFailed.class, f -> {
+          assertThat(f.reason()).isEqualTo(ReasonCodes.PEER_LEFT);
+          assertThat(f.detail()).isEqualTo("decode-0 epoch 1 left while it was in flight");
+        });
+    assertThat(fleet.state().violations()).isEmpty();
   }
 
   @Test

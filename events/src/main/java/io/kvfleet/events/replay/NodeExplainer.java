@@ -2,7 +2,6 @@ package io.kvfleet.events.replay;
 
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.PeerJoined;
-import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegistrationDecision;
@@ -67,9 +66,7 @@ final class NodeExplainer {
     if (i.ended() != null) {
       cited.add(i.ended());
       text.append("; it ended at ").append(Text.clock(i.ended().time())).append(": ").append(i.howItEnded());
-      if (i.ended().event() instanceof PeerLost) {
-        text.append(lostTransfers(state, i));
-      }
+      text.append(transfersItEnded(state, i));
     }
     if (i.replacedBy() != null) {
       cited.add(i.replacedBy());
@@ -88,13 +85,18 @@ final class NodeExplainer {
     return missing.isEmpty() ? "" : " (" + missing + ")";
   }
 
-  private static String lostTransfers(FleetState state, Incarnation i) {
-    // Failed with PEER_LOST, touching the node, requested while this incarnation lived.
+  private static String transfersItEnded(FleetState state, Incarnation i) {
+    return failedWith(ReasonCodes.PEER_LOST, state, i) + failedWith(ReasonCodes.PEER_LEFT, state, i);
+  }
+
+  /** Transfers failed with {@code reason}, touching the node, requested while this incarnation lived. */
+  private static String failedWith(String reason, FleetState state, Incarnation i) {
     long failed = state.transfers().stream()
-        .filter(t -> t.status() == TransferStatus.FAILED && ReasonCodes.PEER_LOST.equals(t.reason())
+        .filter(t -> t.status() == TransferStatus.FAILED && reason.equals(t.reason())
             && t.touches(i.nodeId()) && !t.requestedAt().isBefore(i.joined().time())
             && !t.requestedAt().isAfter(i.ended().time()))
         .count();
-    return failed == 0 ? "" : "; " + failed + " in-flight transfer" + (failed == 1 ? "" : "s") + " failed with PEER_LOST";
+    return failed == 0 ? "" : "; " + failed + " in-flight transfer" + (failed == 1 ? "" : "s") + " failed with " + reason;
   }
+
 }

@@ -59,7 +59,8 @@ final class TransferExplainer {
           + " (" + t.detail() + ").";
       case FAILED -> "Transfer " + id + " failed at " + Text.clock(t.updatedAt()) + ": " + t.reason()
           + (t.detail().isEmpty() ? "" : " (" + t.detail() + ")")
-          + (ReasonCodes.PEER_LOST.equals(t.reason()) ? "; a peer it touched was lost while it was in flight" : "") + ".";
+          + (ReasonCodes.PEER_LOST.equals(t.reason()) ? "; a peer it touched was lost while it was in flight" : "")
+          + (ReasonCodes.PEER_LEFT.equals(t.reason()) ? "; a peer it touched left while it was in flight" : "") + ".";
       case TIMED_OUT -> "Transfer " + id + " timed out: its deadline " + deadline + " passed "
           + (facts.stream().anyMatch(f -> f.event() instanceof TransferDispatched)
               ? "after it was dispatched to " + t.request().sourceNode() + ", which reported no outcome."

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionKind;
@@ -70,6 +71,24 @@ class ExplainTest {
     assertThat(explanation.summary()).startsWith("Transfer t-lost failed at 10:42:07.001: PEER_LOST")
         .contains("Because decode-0 epoch 3, which it named, ended at 10:42:07.000 when decode-0 was lost (LEASE_EXPIRED")
         .endsWith("; no later epoch of decode-0 had joined.");
+  }
+
+  @Test
+  void explainsAFailureByThePeerThatLeftWhileTheTransferWasInFlight() {
+    var script = new Script()
+        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
+        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
+        .event("router-0", 1, request("t-left", "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferDispatched("t-left", "prefill-0", "coordinator-0"))
+        .at("10:41:00").node("decode-0", 3, new PeerLeft("decode-0", 3, ReasonCodes.SHUTDOWN))
+        .at("10:41:02").event("coordinator-0", 1, new TransferFailed("t-left", "prefill-0", ReasonCodes.PEER_LEFT, 0,
+            "decode-0 epoch 3 left while it was in flight"));
+
+    assertThat(explain(script, new ExplainTarget.Transfer("t-left")).summary())
+        .startsWith("Transfer t-left failed at 10:41:02.000: PEER_LEFT (decode-0 epoch 3 left while it was in flight);"
+            + " a peer it touched left while it was in flight.");
+    assertThat(explain(script, new ExplainTarget.Node("decode-0")).summary())
+        .contains("1 in-flight transfer failed with PEER_LEFT");
   }
 
   @Test

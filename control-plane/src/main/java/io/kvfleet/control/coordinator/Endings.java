@@ -1,0 +1,115 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.PeerView;
+import io.kvfleet.events.state.TransferStatus;
+import io.kvfleet.events.state.TransferView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * What the coordinator ends on its own, so that no transfer waits on a peer that cannot answer: a
+ * node whose lease ran out is declared lost and its transfers fail {@code PEER_LOST} at once; a
+ * dispatched transfer whose source or destination incarnation is gone by any other way (it left,
+ * another coordinator declared it lost, it restarted at a new epoch) fails {@code PEER_LEFT} or
+ * {@code PEER_LOST} once {@link #GONE_GRACE_MILLIS} passed without its own outcome; a transfer past
+ * its deadline times out. Each is decided once. Owned by the coordinator's event loop.
+ */
+final class Endings {
+  /** A node that joined but never heartbeat is given this long before it counts as lost. */
+  static final long JOIN_GRACE_MILLIS = 10_000;
+  /** How long a transfer whose peer is gone may still report its own outcome (it may be on its way). */
+  static final long GONE_GRACE_MILLIS = 2_000;
+
+  private final Set<String> lostAnnounced = new HashSet<>();
+  /** Transfers ended here whose end the fold has not read yet. */
+  private final Set<String> endedHere = new HashSet<>();
+  /** Dispatched transfers with a gone peer, and when this coordinator first saw it gone. */
+  private final Map<String, Long> goneSince = new HashMap<>();
+
+  /** The events to publish now, at wall time {@code now}, for the nodes {@code owns} accepts. */
+  List<FleetEvent> due(FleetState state, long now, Predicate<String> owns) {
+    List<FleetEvent> due = new ArrayList<>();
+    for (PeerView peer : state.peers()) {
+      if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && owns.test(peer.nodeId())
+          && lostAnnounced.add(peer.nodeId() + "@" + peer.epoch())) {
+        due.add(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED, peer.lastHeartbeat().toEpochMilli()));
+        for (TransferView t : state.inFlightTouching(peer.nodeId())) {
+          endOnce(t, ReasonCodes.PEER_LOST, peer.nodeId() + " epoch " + peer.epoch() + " missed its lease", due);
+        }
+      }
+    }
+    for (TransferView t : state.inFlightTransfers()) {
+      TransferRequested request = t.request();
+      if (!owns.test(request.sourceNode()) || endedHere.contains(t.transferId())) {
+        continue;
+      }
+      if (request.deadlineMillis() < now) {
+        endedHere.add(t.transferId());
+        due.add(new TransferTimedOut(t.transferId(), request.sourceNode(), request.deadlineMillis()));
+      } else if (t.status() == TransferStatus.DISPATCHED) {
+        gone(state, request).ifPresent(why -> {
+          if (now - goneSince.computeIfAbsent(t.transferId(), id -> now) >= GONE_GRACE_MILLIS) {
+            endOnce(t, why.reason(), why.detail(), due);
+          }
+        });
+      }
+    }
+    return due;
+  }
+
+  /** The fold read the end of {@code transferId}: nothing more to remember about it. */
+  void ended(String transferId) {
+    endedHere.remove(transferId);
+    goneSince.remove(transferId);
+  }
+
+  private record Gone(String reason, String detail) {}
+
+  /** Why a peer the request names cannot answer any more, if one cannot. */
+  private static Optional<Gone> gone(FleetState state, TransferRequested request) {
+    return gone(state, request.sourceNode(), request.sourceEpoch())
+        .or(() -> gone(state, request.destinationNode(), request.destinationEpoch()));
+  }
+
+  private static Optional<Gone> gone(FleetState state, String nodeId, long epoch) {
+    PeerView peer = state.peer(nodeId).orElse(null);
+    if (peer == null) {
+      return Optional.empty(); // never joined: the request could not have been dispatched
+    }
+    String incarnation = nodeId + " epoch " + epoch;
+    if (peer.epoch() > epoch) {
+      return Optional.of(new Gone(ReasonCodes.PEER_LOST, incarnation + " was replaced by epoch " + peer.epoch()));
+    }
+    return switch (peer.status()) {
+      case ALIVE -> Optional.empty();
+      case LOST -> Optional.of(new Gone(ReasonCodes.PEER_LOST, incarnation + " was declared lost"));
+      case LEFT -> Optional.of(new Gone(ReasonCodes.PEER_LEFT, incarnation + " left while it was in flight"));
+    };
+  }
+
+  private void endOnce(TransferView t, String reason, String detail, List<FleetEvent> due) {
+    if (endedHere.add(t.transferId())) {
+      due.add(new TransferFailed(t.transferId(), t.request().sourceNode(), reason, 0, detail));
+    }
+  }
+
+  private static long leaseEnd(PeerView peer) {
+    return peer.leaseMillis() > 0
+        ? peer.leaseExpiresAt().toEpochMilli()
+        : peer.joinedAt().toEpochMilli() + JOIN_GRACE_MILLIS;
+  }
+}

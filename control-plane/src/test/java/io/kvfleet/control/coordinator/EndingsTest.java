@@ -1,0 +1,123 @@
+package io.kvfleet.control.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferOp;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.state.FleetState;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The transfers the coordinator ends by itself, decided from a folded state and the wall clock. */
+class EndingsTest {
+  private static final Instant T0 = Instant.parse("2026-12-01T03:00:00Z");
+  private static final long LEASE = 30_000;
+  private final FleetState state = new FleetState();
+  private final Endings endings = new Endings();
+  private int sequence;
+
+  EndingsTest() {
+    for (String node : List.of("prefill-0", "decode-0")) {
+      apply(node, 1, new PeerJoined(node, 1, "h", "", List.of()));
+      apply(node, 1, new PeerHeartbeat(node, 1, LEASE));
+    }
+    apply("router", 1, request("t1", T0.plusSeconds(60)));
+    apply("coordinator", 1, new TransferDispatched("t1", "prefill-0", "coordinator"));
+  }
+
+  @Test
+  void endsNothingWhileBothPeersAreAliveAndTheDeadlineIsAhead() {
+    assertThat(endings.due(state, T0.plusSeconds(1).toEpochMilli(), node -> true)).isEmpty();
+  }
+
+  @Test
+  void failsATransferWhosePeerLeftOnceTheGraceForItsOwnOutcomeHasPassed() {
+    apply("decode-0", 1, new PeerLeft("decode-0", 1, ReasonCodes.SHUTDOWN));
+    long noticed = T0.plusSeconds(1).toEpochMilli();
+    assertThat(endings.due(state, noticed, node -> true)).as("its own outcome may still be on its way").isEmpty();
+    assertThat(endings.due(state, noticed + Endings.GONE_GRACE_MILLIS - 1, node -> true)).isEmpty();
+    assertThat(endings.due(state, noticed + Endings.GONE_GRACE_MILLIS, node -> true))
+        .singleElement().isInstanceOfSatisfying(TransferFailed.class, f -> {
+          assertThat(f.reason()).isEqualTo(ReasonCodes.PEER_LEFT);
+          assertThat(f.detail()).isEqualTo("decode-0 epoch 1 left while it was in flight");
+          assertThat(f.sourceNode()).isEqualTo("prefill-0");
+        });
+    assertThat(endings.due(state, noticed + 10 * Endings.GONE_GRACE_MILLIS, node -> true))
+        .as("decided once").isEmpty();
+  }
+
+  @Test
+  void failsATransferWhosePeerAnotherCoordinatorDeclaredLostOrThatRestarted() {
+    apply("coordinator-b", 1, new PeerLost("prefill-0", 1, ReasonCodes.LEASE_EXPIRED, 0));
+    apply("router", 1, request("t2", T0.plusSeconds(60)));
+    apply("coordinator", 1, new TransferDispatched("t2", "prefill-0", "coordinator"));
+    long now = T0.plusSeconds(1).toEpochMilli();
+    endings.due(state, now, node -> true);
+    var failed = endings.due(state, now + Endings.GONE_GRACE_MILLIS, node -> true);
+    assertThat(failed).extracting(e -> ((TransferFailed) e).detail())
+        .containsExactly("prefill-0 epoch 1 was declared lost", "prefill-0 epoch 1 was declared lost");
+
+    var restarted = new EndingsTest();
+    restarted.apply("decode-0", 2, new PeerJoined("decode-0", 2, "h", "", List.of()));
+    restarted.endings.due(restarted.state, now, node -> true);
+    assertThat(restarted.endings.due(restarted.state, now + Endings.GONE_GRACE_MILLIS, node -> true))
+        .singleElement().isInstanceOfSatisfying(TransferFailed.class, f -> {
+          assertThat(f.reason()).isEqualTo(ReasonCodes.PEER_LOST);
+          assertThat(f.detail()).isEqualTo("decode-0 epoch 1 was replaced by epoch 2");
+        });
+  }
+
+  @Test
+  void forgetsAGonePeersTransferThatReportedItsOwnOutcomeWithinTheGrace() {
+    apply("decode-0", 1, new PeerLeft("decode-0", 1, ReasonCodes.SHUTDOWN));
+    long now = T0.plusSeconds(1).toEpochMilli();
+    endings.due(state, now, node -> true);
+    apply("prefill-0", 1, new TransferCompleted("t1", "prefill-0", 4096, 1, "ucx", ""));
+    endings.ended("t1");
+    assertThat(endings.due(state, now + Endings.GONE_GRACE_MILLIS, node -> true)).isEmpty();
+  }
+
+  @Test
+  void declaresAPeerLostWhenItsLeaseRunsOutAndFailsItsTransfersAtOnce() {
+    long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
+    List<FleetEvent> due = endings.due(state, afterLease, node -> node.equals("decode-0"));
+    assertThat(due).hasSize(2);
+    assertThat(due.get(0)).isInstanceOfSatisfying(PeerLost.class,
+        l -> assertThat(l.nodeId()).isEqualTo("decode-0"));
+    assertThat(due.get(1)).isInstanceOfSatisfying(TransferFailed.class,
+        f -> assertThat(f.detail()).isEqualTo("decode-0 epoch 1 missed its lease"));
+    assertThat(endings.due(state, afterLease + 1, node -> node.equals("decode-0"))).isEmpty();
+  }
+
+  @Test
+  void timesOutATransferPastItsDeadlineOnlyWhereItOwnsTheSourceNode() {
+    apply("router", 1, request("t-short", T0.plusMillis(500)));
+    long late = T0.plusSeconds(1).toEpochMilli();
+    assertThat(endings.due(state, late, node -> node.equals("decode-0"))).isEmpty();
+    assertThat(endings.due(state, late, node -> true)).singleElement()
+        .isInstanceOfSatisfying(TransferTimedOut.class, t -> assertThat(t.transferId()).isEqualTo("t-short"));
+  }
+
+  private static TransferRequested request(String id, Instant deadline) {
+    return new TransferRequested(id, "prefill-0", 1, "kv", "decode-0", 1, "kv", TransferOp.WRITE,
+        List.of(new ByteRange(0, 0, 4096)), deadline.toEpochMilli(), false);
+  }
+
+  private void apply(String producer, long epoch, FleetEvent event) {
+    sequence++;
+    state.apply(new Envelope("e" + sequence, producer, epoch, sequence, T0, "", event));
+  }
+}
