@@ -99,10 +99,10 @@ final class DemoCommand implements Callable<Integer> {
   private static String summary(FleetState state, long malformed) {
     var c = state.counts();
     return String.format("kvfleet demo: %d events; peers %d (alive %d); regions live %d, failed registrations %d,"
-        + " skipped %d; transfers %d: completed %d, rejected %d, failed %d, timed out %d, in flight %d;"
-        + " sequence gaps %d; invariant violations %d; malformed records %d; state hash %s",
+        + " skipped %d; transfers %d: completed %d, rejected %d, failed %d, timed out %d, in flight %d,"
+        + " late outcomes %d; sequence gaps %d; invariant violations %d; malformed records %d; state hash %s",
         c.applied(), c.peers(), c.alivePeers(), c.liveRegions(), c.registrationFailures(), c.skippedRegions(),
-        c.transfers(), c.completed(), c.rejected(), c.failed(), c.timedOut(), c.inFlight(),
+        c.transfers(), c.completed(), c.rejected(), c.failed(), c.timedOut(), c.inFlight(), c.lateOutcomes(),
         c.missingSequences(), c.violations(), malformed, state.hash().substring(0, 16));
   }
 

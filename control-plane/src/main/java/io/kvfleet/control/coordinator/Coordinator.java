@@ -190,7 +190,7 @@ public final class Coordinator extends VerticleBase {
     var counts = state.counts();
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
         state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash(), ownership.owned(),
-        counts.transfers(), counts.inFlight(), counts.forgottenTransfers());
+        counts.transfers(), counts.inFlight(), counts.forgottenTransfers(), counts.lateOutcomes());
   }
 
   private void onRecord(KafkaConsumerRecord<String, Decoded> record) {

@@ -7,6 +7,7 @@ package io.kvfleet.control.coordinator;
  *
  * @param heldTransfers transfers in its state: in flight, and ended within its keep-ended window
  * @param forgottenTransfers ended transfers it has forgotten (the log still has them)
+ * @param lateOutcomes transfer ends that came after another producer had ended the transfer
  */
 public record CoordinatorStatus(
     String coordinatorId,
@@ -19,7 +20,8 @@ public record CoordinatorStatus(
     java.util.List<Integer> ownedTransferPartitions,
     long heldTransfers,
     long inFlightTransfers,
-    long forgottenTransfers) {
+    long forgottenTransfers,
+    long lateOutcomes) {
 
   /** The EventBus address a coordinator answers status requests on. */
   public static String address(String coordinatorId) {

@@ -45,6 +45,10 @@ public final class ReplayText {
         s.counts().timedOut(), s.counts().inFlight(), s.counts().forgottenTransfers() == 0 ? ""
             : String.format(" (held by the fold; %d more ended earlier and were forgotten, keep-ended window)",
                 s.counts().forgottenTransfers()));
+    if (s.counts().lateOutcomes() > 0) {
+      out.printf("  late outcomes: %d (an outcome after another producer had ended the transfer; first end kept)%n",
+          s.counts().lateOutcomes());
+    }
     for (var t : s.inFlight()) {
       out.printf("  in flight: %-16s %-10s %s -> %s, %,d B, requested %s, deadline %s%n", t.transferId(), t.status(),
           t.source(), t.destination(), t.bytes(), t.requestedAt(), t.deadline());

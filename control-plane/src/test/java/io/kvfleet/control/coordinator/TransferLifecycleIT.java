@@ -47,14 +47,19 @@ class TransferLifecycleIT {
   }
 
   @Test
-  void timesOutATransferThatPassesItsDeadline() throws Exception {
+  void timesOutATransferThatPassesItsDeadlineAndCountsTheAgentsLaterReportAsLate() throws Exception {
     fleet.startCoordinator();
-    fleet.startAgent("prefill-0", 1, new StuckDataPlane(), Duration.ofSeconds(1));
+    var stuck = new StuckDataPlane();
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(1));
     fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
     fleet.request("t-slow", 1, 1, Duration.ofMillis(1500));
     fleet.awaitState("the deadline to end it", WAIT,
         s -> s.transfer("t-slow").map(t -> t.status() == TransferStatus.TIMED_OUT).orElse(false));
     assertThat(fleet.events("t-slow", e -> e instanceof TransferTimedOut)).hasSize(1);
+    stuck.release();
+    fleet.awaitState("the agent's late report", WAIT, s -> s.counts().lateOutcomes() == 1);
+    assertThat(fleet.state().transfer("t-slow").orElseThrow().status()).isEqualTo(TransferStatus.TIMED_OUT);
+    assertThat(fleet.state().violations()).isEmpty();
   }
 
   @Test

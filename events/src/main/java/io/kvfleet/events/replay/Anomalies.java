@@ -29,10 +29,12 @@ final class Anomalies implements ReplayObserver {
   private final List<Anomaly> listed = new ArrayList<>();
   private final Map<String, Long> lastSequenceInPartition = new HashMap<>();
   private int violationsBefore;
+  private long lateBefore;
 
   @Override
   public void before(LogRecord record, Envelope e, FleetState state) {
     violationsBefore = state.violationCount();
+    lateBefore = state.lateOutcomeCount();
     if (state.hasSeen(e.producer(), e.epoch(), e.sequence())) {
       add(AnomalyKind.DUPLICATE, record, e.producer(), e.producer() + " epoch " + e.epoch() + " sequence "
           + e.sequence() + " came again (" + e.type() + "); it was not folded twice");
@@ -53,6 +55,12 @@ final class Anomalies implements ReplayObserver {
       for (Violation v : state.violationsFrom(violationsBefore)) {
         add(AnomalyKind.VIOLATION, record, e.data().subject(), v.message());
       }
+    }
+    if (state.lateOutcomeCount() > lateBefore) {
+      state.transfer(e.data().subject()).ifPresent(t -> add(AnomalyKind.LATE_OUTCOME, record, t.transferId(),
+          e.type() + " from " + e.producer() + " came after " + t.endedBy() + " had ended transfer " + t.transferId()
+              + " as " + t.status() + (t.reason().isEmpty() ? "" : " " + t.reason()) + " at " + t.updatedAt()
+              + "; the first end is kept"));
     }
   }
 

@@ -20,6 +20,11 @@ public enum AnomalyKind {
   MISROUTED,
   /** A node's own event written by another producer or at another epoch than the one it names. */
   PRODUCER_MISMATCH,
+  /**
+   * A transfer's outcome came after another producer had ended it: the source's agent reported after
+   * a coordinator's time-out or peer verdict, or the other way round. The first end is kept.
+   */
+  LATE_OUTCOME,
   /** The fold found an invariant broken (a transfer ending twice, a heartbeat before a join...). */
   VIOLATION
 }

@@ -16,6 +16,10 @@ record Applying(Envelope envelope, List<Violation> violations) {
     return envelope.id();
   }
 
+  String producer() {
+    return envelope.producer();
+  }
+
   void violation(String message) {
     violations.add(new Violation(envelope.id(), envelope.type(), message));
   }

@@ -44,7 +44,7 @@ public final class FleetState {
    * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
    * snapshots written by an older fold are replayed from the log instead of trusted.
    */
-  public static final int FOLD_VERSION = 2;
+  public static final int FOLD_VERSION = 3;
 
   private final Peers peers = new Peers();
   private final Regions regions = new Regions();
@@ -248,6 +248,7 @@ public final class FleetState {
         transfers.count(TransferStatus.FAILED),
         transfers.count(TransferStatus.REJECTED),
         transfers.count(TransferStatus.TIMED_OUT),
+        transfers.lateOutcomes(),
         opaqueByType.values().stream().mapToLong(Long::longValue).sum(),
         seen.stream().mapToLong(SequenceView::missing).sum(),
         seen.stream().mapToLong(SequenceView::duplicates).sum(),
@@ -265,6 +266,11 @@ public final class FleetState {
   /** Whether the log already gave this producer incarnation's {@code sequence} (a redelivery). */
   public boolean hasSeen(String producer, long epoch, long sequence) {
     return sequences.contains(producer, epoch, sequence);
+  }
+
+  /** How many transfer ends came late, after another producer's end ({@link Counts#lateOutcomes}). */
+  public long lateOutcomeCount() {
+    return transfers.lateOutcomes();
   }
 
   /** How many invariant breaks were recorded, without copying them. */
@@ -286,7 +292,7 @@ public final class FleetState {
   StateImage image() {
     return new StateImage(
         applied, peers.image(), regions.viewsImage(), regions.staleRegistrations(), regions.failures(),
-        regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(), transfers.forgotten(),
+        regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(), transfers.forgotten(), transfers.lateOutcomes(),
         sequences.hashPart(), List.copyOf(skipped),
         List.copyOf(decisions), new TreeMap<>(opaqueByType), List.copyOf(violations));
   }
@@ -297,7 +303,7 @@ public final class FleetState {
     state.applied = image.applied();
     state.peers.restore(image.peers());
     state.regions.restore(image.regions(), image.staleRegistrations(), image.failures());
-    state.transfers.restore(image.transfers(), image.forgottenTransfers());
+    state.transfers.restore(image.transfers(), image.forgottenTransfers(), image.lateOutcomes());
     state.sequences.restore(image.sequences());
     state.skipped.addAll(image.skipped());
     state.decisions.addAll(image.decisions());

@@ -20,6 +20,7 @@ record StateImage(
     SortedMap<String, TransferView> transfers,
     long keepEndedMillis,
     long forgottenTransfers,
+    long lateOutcomes,
     SortedMap<Sequences.Producer, Sequences.Seen> sequences,
     List<RegionSkipped> skipped,
     List<RegistrationDecision> decisions,
@@ -31,6 +32,6 @@ record StateImage(
     return Canonical.sha256(
         List.of(
             applied, peers, List.of(regions, staleRegistrations, failures, failuresByReason), transfers,
-            List.of(keepEndedMillis, forgottenTransfers), sequences, skipped, decisions, opaqueByType, violations));
+            List.of(keepEndedMillis, forgottenTransfers, lateOutcomes), sequences, skipped, decisions, opaqueByType, violations));
   }
 }

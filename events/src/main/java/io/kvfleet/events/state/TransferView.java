@@ -15,6 +15,7 @@ import java.time.Instant;
  * @param updatedAt envelope time of its latest accepted event
  * @param requestEventId envelope id of the request: what tells a request from a later one that
  *     reuses the id of a transfer the fold has forgotten
+ * @param endedBy producer of the event that ended it; empty while in flight
  */
 public record TransferView(
     TransferRequested request,
@@ -24,7 +25,8 @@ public record TransferView(
     long bytes,
     Instant requestedAt,
     Instant updatedAt,
-    String requestEventId) {
+    String requestEventId,
+    String endedBy) {
   public TransferView {
     requireNonNull(request, "request must not be null");
     requireNonNull(status, "status must not be null");
@@ -33,6 +35,7 @@ public record TransferView(
     requireNonNull(requestedAt, "requestedAt must not be null");
     requireNonNull(updatedAt, "updatedAt must not be null");
     requireNonNull(requestEventId, "requestEventId must not be null");
+    requireNonNull(endedBy, "endedBy must not be null");
   }
 
   /** The transfer id. */
@@ -46,14 +49,14 @@ public record TransferView(
   }
 
   static TransferView requested(TransferRequested request, Instant at, String eventId) {
-    return new TransferView(request, TransferStatus.REQUESTED, "", "", 0, at, at, eventId);
+    return new TransferView(request, TransferStatus.REQUESTED, "", "", 0, at, at, eventId, "");
   }
 
   TransferView dispatched(Instant at) {
-    return new TransferView(request, TransferStatus.DISPATCHED, "", "", 0, requestedAt, at, requestEventId);
+    return new TransferView(request, TransferStatus.DISPATCHED, "", "", 0, requestedAt, at, requestEventId, "");
   }
 
-  TransferView ended(TransferStatus end, String endReason, String endDetail, long moved, Instant at) {
-    return new TransferView(request, end, endReason, endDetail, moved, requestedAt, at, requestEventId);
+  TransferView ended(TransferStatus end, String endReason, String endDetail, long moved, Instant at, String by) {
+    return new TransferView(request, end, endReason, endDetail, moved, requestedAt, at, requestEventId, by);
   }
 }

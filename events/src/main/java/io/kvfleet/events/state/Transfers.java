@@ -32,6 +32,7 @@ final class Transfers {
   /** Ended transfers by end time, then id: what to forget first. Empty when every transfer is kept. */
   private final NavigableSet<TransferView> ended = new TreeSet<>(BY_END);
   private long forgotten;
+  private long lateOutcomes;
 
   Transfers(long keepEndedMillis) {
     if (keepEndedMillis < 0) {
@@ -127,17 +128,33 @@ final class Transfers {
         .ifPresent(view -> end(view, status, reason, detail, 0, at));
   }
 
-  /** Ends the transfer unless it ended before (which is a violation); whether it ended now. */
+  /**
+   * Ends the transfer unless it ended before; whether it ended now. A second end is a late outcome
+   * when one of the two came from the source node's agent and the other from someone else (a
+   * coordinator's time-out or peer verdict racing the agent's own report); any other is a violation.
+   * Either way the first end is kept.
+   */
   private boolean end(
       TransferView view, TransferStatus status, String reason, String detail, long bytes, Applying at) {
-    if (view.status().isTerminal()) {
+    if (!view.status().isTerminal()) {
+      put(view.transferId(), view.ended(status, reason, detail, bytes, at.time(), at.producer()));
+      return true;
+    }
+    String source = view.request().sourceNode();
+    if (view.status() != TransferStatus.REJECTED && status != TransferStatus.REJECTED
+        && view.endedBy().equals(source) != at.producer().equals(source)) {
+      lateOutcomes++;
+    } else {
       at.violation(
           "transfer " + view.transferId() + " ended again as " + status + " after "
               + view.status() + "; the first end is kept");
-      return false;
     }
-    put(view.transferId(), view.ended(status, reason, detail, bytes, at.time()));
-    return true;
+    return false;
+  }
+
+  /** Second ends that raced the first between an agent and a coordinator; see {@link #end}. */
+  long lateOutcomes() {
+    return lateOutcomes;
   }
 
   private Optional<TransferView> requested(String transferId, String what, Applying at) {
@@ -169,8 +186,9 @@ final class Transfers {
     return new TreeMap<>(views);
   }
 
-  void restore(SortedMap<String, TransferView> image, long forgottenBefore) {
+  void restore(SortedMap<String, TransferView> image, long forgottenBefore, long lateBefore) {
     image.forEach(this::put);
     forgotten = forgottenBefore;
+    lateOutcomes = lateBefore;
   }
 }

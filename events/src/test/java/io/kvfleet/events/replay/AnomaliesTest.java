@@ -8,7 +8,9 @@ import io.kvfleet.events.Envelope;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +46,24 @@ class AnomaliesTest {
     assertThat(report.count(AnomalyKind.DUPLICATE)).isEqualTo(1);
     assertThat(report.of(AnomalyKind.SEQUENCE_REGRESSION)).singleElement()
         .satisfies(a -> assertThat(a.message()).contains("wrote sequence 2 after 3"));
+  }
+
+  @Test
+  void listsAnOutcomeThatCameAfterTheCoordinatorHadEndedTheTransfer() {
+    var script = new Script().node("p0", 1, joined("p0", 1)).node("d0", 1, joined("d0", 1))
+        .event("router", 1, request("t1", "p0", 1, "d0", 1))
+        .event("coordinator-0", 1, new TransferDispatched("t1", "p0", "coordinator-0"))
+        .event("coordinator-0", 1, new TransferTimedOut("t1", "p0", 0))
+        .event("p0", 1, new TransferCompleted("t1", "p0", 16_384, 1_000, "ucx/tcp", ""));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.LATE_OUTCOME)).singleElement().satisfies(a -> {
+      assertThat(a.subject()).isEqualTo("t1");
+      assertThat(a.message()).startsWith("io.kvfleet.transfer.completed from p0 came after coordinator-0 had ended"
+          + " transfer t1 as TIMED_OUT DEADLINE_PASSED at ").endsWith("; the first end is kept");
+    });
+    assertThat(report.count(AnomalyKind.VIOLATION)).isZero();
   }
 
   @Test

@@ -76,6 +76,43 @@ class TransferFoldTest {
   }
 
   @Test
+  void countsTheSourcesOutcomeAfterACoordinatorsTimeOutAsALateOutcomeNotAViolation() {
+    FleetState state = new Log().append(REQUEST).append("coordinator-0", 1, dispatched())
+        .append("coordinator-0", 1, terminal(TransferStatus.TIMED_OUT)).append("p0", 1, completed(65_536)).fold();
+
+    TransferView transfer = state.transfer("t1").orElseThrow();
+    assertThat(transfer.status()).as("the first end is kept").isEqualTo(TransferStatus.TIMED_OUT);
+    assertThat(transfer.endedBy()).isEqualTo("coordinator-0");
+    assertThat(state.counts().lateOutcomes()).isEqualTo(1);
+    assertThat(state.violations()).isEmpty();
+  }
+
+  @Test
+  void countsACoordinatorsPeerVerdictAfterTheSourcesOwnFailureAsALateOutcome() {
+    FleetState state = new Log().append(REQUEST).append("coordinator-0", 1, dispatched())
+        .append("p0", 1, new TransferFailed("t1", "p0", ReasonCodes.TRANSPORT_ERROR, -25, "UCS_ERR_ENDPOINT_TIMEOUT"))
+        .append("coordinator-0", 1, terminal(TransferStatus.FAILED)).fold();
+
+    assertThat(state.transfer("t1").orElseThrow().reason()).isEqualTo(ReasonCodes.TRANSPORT_ERROR);
+    assertThat(state.lateOutcomeCount()).isEqualTo(1);
+    assertThat(state.violations()).isEmpty();
+  }
+
+  @Test
+  void stillRecordsTwoEndsFromTheSourceOrAnOutcomeAfterARejectionAsViolations() {
+    FleetState twice = new Log().append(REQUEST).append("coordinator-0", 1, dispatched())
+        .append("p0", 1, completed(65_536)).append("p0", 1, terminal(TransferStatus.FAILED)).fold();
+    FleetState afterRejection = new Log().append(REQUEST).append("coordinator-0", 1, terminal(TransferStatus.REJECTED))
+        .append("p0", 1, completed(65_536)).fold();
+
+    assertThat(twice.violations()).extracting(Violation::message)
+        .containsExactly("transfer t1 ended again as FAILED after COMPLETED; the first end is kept");
+    assertThat(afterRejection.violations()).extracting(Violation::message)
+        .containsExactly("transfer t1 ended again as COMPLETED after REJECTED; the first end is kept");
+    assertThat(twice.lateOutcomeCount() + afterRejection.lateOutcomeCount()).isZero();
+  }
+
+  @Test
   void keepsTheFirstOfTwoRequestsWithOneId() {
     FleetState state = new Log().append(REQUEST, Samples.request("t1", "other", 1, "d0", 1)).fold();
 
