@@ -5,7 +5,9 @@ import io.kvfleet.control.agent.DataPlane;
 import io.kvfleet.control.agent.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
+import io.kvfleet.control.Json;
 import io.kvfleet.control.coordinator.Coordinator;
+import io.kvfleet.control.coordinator.CoordinatorStatus;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.EngineConfig;
@@ -23,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 public final class DemoFleet implements AutoCloseable {
   static final String PREFILL = "prefill-0";
   static final String DECODE = "decode-0";
+  static final String COORDINATOR = "coordinator-0";
 
   private final String bootstrapServers;
   private final Vertx vertx = Vertx.vertx();
@@ -30,6 +33,9 @@ public final class DemoFleet implements AutoCloseable {
   private final List<String> agentDeployments = new ArrayList<>();
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private long workloadTimer = -1;
+  private EventPublisher router;
+  /** At most this long for the transfers in flight to end before the nodes leave. */
+  private static final Duration DRAIN = Duration.ofSeconds(5);
 
   public DemoFleet(String bootstrapServers) {
     this.bootstrapServers = bootstrapServers;
@@ -38,11 +44,11 @@ public final class DemoFleet implements AutoCloseable {
   /** Starts the coordinator and both agents, then a router sending {@code rate} requests per second. */
   public void start(int rate) throws Exception {
     var clock = Clock.systemUTC();
-    var coordinatorEvents = own(new EventPublisher(bootstrapServers, "coordinator-0", AgentConfig.newEpoch(), clock));
+    var coordinatorEvents = own(new EventPublisher(bootstrapServers, COORDINATOR, AgentConfig.newEpoch(), clock));
     await(vertx.deployVerticle(new Coordinator(bootstrapServers, coordinatorEvents, clock)));
     long prefillEpoch = startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
     long decodeEpoch = startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
-    var router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
+    router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
     var workload = new Workload(router, prefillEpoch, decodeEpoch);
     workloadTimer = vertx.setPeriodic(Math.max(1, 1000 / rate), t -> workload.next());
   }
@@ -72,10 +78,11 @@ public final class DemoFleet implements AutoCloseable {
     });
   }
 
-  /** Stops the router and lets the agents leave the fleet cleanly. */
+  /** Stops the router, lets the transfers in flight end, then lets the agents leave the fleet cleanly. */
   @Override
   public void close() throws Exception {
     vertx.cancelTimer(workloadTimer);
+    drain();
     for (String id : agentDeployments) {
       await(vertx.undeploy(id));
     }
@@ -83,6 +90,25 @@ public final class DemoFleet implements AutoCloseable {
     for (var resource : owned.reversed()) {
       resource.close();
     }
+  }
+
+  /**
+   * Waits, for at most {@link #DRAIN}, until the router's requests are on Kafka and the coordinator
+   * holds no transfer in flight on two looks in a row (a request just written may not be read yet).
+   */
+  private void drain() throws Exception {
+    long until = System.nanoTime() + DRAIN.toNanos();
+    int quiet = 0;
+    while (quiet < 2 && System.nanoTime() < until) {
+      Thread.sleep(150);
+      boolean idle = router != null && router.waiting() == 0 && coordinatorStatus().inFlightTransfers() == 0;
+      quiet = idle ? quiet + 1 : 0;
+    }
+  }
+
+  private CoordinatorStatus coordinatorStatus() throws Exception {
+    var reply = await(vertx.eventBus().<String>request(CoordinatorStatus.address(COORDINATOR), ""));
+    return Json.read(reply.body(), CoordinatorStatus.class);
   }
 
   private <T extends AutoCloseable> T own(T resource) {
