@@ -1,8 +1,12 @@
 package io.kvfleet.events.replay;
 
 import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
@@ -31,10 +35,21 @@ final class TransferExplainer {
     var source = Endpoint.of(r.sourceNode(), r.sourceEpoch(), r.sourceRegion(), history);
     var destination = Endpoint.of(r.destinationNode(), r.destinationEpoch(), r.destinationRegion(), history);
     // Judge the ends as they stood when the transfer ended, or at the end of the replay if it did not.
-    long at = t.status().isTerminal() ? facts.getLast().index() : Long.MAX_VALUE;
+    List<Fact> ends = facts.stream().filter(TransferExplainer::isEnd).toList();
+    long at = t.status().isTerminal() && !ends.isEmpty() ? ends.getFirst().index() : Long.MAX_VALUE;
     var chain = new ArrayList<Fact>();
     String because = t.status() == TransferStatus.COMPLETED ? "" : because(source, destination, at, chain);
-    return new Explanation("transfer", id, true, outcome(t, facts) + because, steps(facts, chain));
+    return new Explanation("transfer", id, true, outcome(t, facts) + because + late(ends), steps(facts, chain));
+  }
+
+  /** " Later ..." for ends that came after the first, which the fold counted as late outcomes or violations. */
+  private static String late(List<Fact> ends) {
+    if (ends.size() < 2) {
+      return "";
+    }
+    return ends.subList(1, ends.size()).stream()
+        .map(f -> Describe.event(f) + " at " + Text.clock(f.time()))
+        .collect(java.util.stream.Collectors.joining("; ", " Later, after it had ended: ", "; the first end is kept."));
   }
 
   /** " Because ..." for the first unusable end (destination first: it is usually the stale one). */
@@ -63,11 +78,16 @@ final class TransferExplainer {
           + (ReasonCodes.PEER_LEFT.equals(t.reason()) ? "; a peer it touched left while it was in flight" : "") + ".";
       case TIMED_OUT -> "Transfer " + id + " timed out: its deadline " + deadline + " passed "
           + (facts.stream().anyMatch(f -> f.event() instanceof TransferDispatched)
-              ? "after it was dispatched to " + t.request().sourceNode() + ", which reported no outcome."
+              ? "after it was dispatched to " + t.request().sourceNode() + ", which had reported no outcome by then."
               : "before it was dispatched.");
       case REQUESTED, DISPATCHED -> "Transfer " + id + " is still " + t.status() + " where the replay stopped"
           + " (requested " + Text.clock(t.requestedAt()) + ", deadline " + deadline + ").";
     };
+  }
+
+  private static boolean isEnd(Fact fact) {
+    return fact.event() instanceof TransferCompleted || fact.event() instanceof TransferFailed
+        || fact.event() instanceof TransferTimedOut || fact.event() instanceof TransferRejected;
   }
 
   private static List<Explanation.Step> steps(List<Fact> own, List<Fact> chain) {

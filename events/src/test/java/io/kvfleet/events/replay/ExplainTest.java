@@ -18,6 +18,7 @@ import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferTimedOut;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,24 @@ class ExplainTest {
             + " a peer it touched left while it was in flight.");
     assertThat(explain(script, new ExplainTarget.Node("decode-0")).summary())
         .contains("1 in-flight transfer failed with PEER_LEFT");
+  }
+
+  @Test
+  void explainsATimeOutAndTheAgentsLateCompletionAfterIt() {
+    var script = new Script()
+        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
+        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
+        .event("router-0", 1, request("t-slow", "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferDispatched("t-slow", "prefill-0", "coordinator-0"))
+        .at("10:40:30").event("coordinator-0", 1, new TransferTimedOut("t-slow", "prefill-0", 0))
+        .at("10:40:31").event("prefill-0", 5, new TransferCompleted("t-slow", "prefill-0", 16_384, 31_000_000_000L,
+            "ucx/tcp", ""));
+
+    assertThat(explain(script, new ExplainTarget.Transfer("t-slow")).summary())
+        .startsWith("Transfer t-slow timed out: its deadline")
+        .contains("passed after it was dispatched to prefill-0, which had reported no outcome by then.")
+        .endsWith(" Later, after it had ended: t-slow completed: 16.0 KiB in 31000.000 ms via ucx/tcp (by prefill-0)"
+            + " at 10:40:31.000; the first end is kept.");
   }
 
   @Test
