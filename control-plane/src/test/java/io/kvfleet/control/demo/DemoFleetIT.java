@@ -33,7 +33,8 @@ class DemoFleetIT {
       var counts = state.counts();
       assertThat(got.malformed()).isZero();
       assertThat(counts.peers()).isEqualTo(2);
-      assertThat(counts.liveRegions()).isEqualTo(4);
+      assertThat(counts.staleRegions()).as("the 4 regions registered, void once both nodes left").isEqualTo(4);
+      assertThat(counts.liveRegions()).isZero();
       assertThat(counts.skippedRegions()).as("one null aux entry per node, one null state entry").isEqualTo(3);
       assertThat(counts.completed()).isPositive();
       assertThat(counts.rejected()).as("every tenth request is out of bounds").isPositive();

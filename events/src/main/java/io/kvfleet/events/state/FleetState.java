@@ -106,8 +106,16 @@ public final class FleetState {
         }
       }
       case PeerHeartbeat e -> peers.heartbeat(e, at);
-      case PeerLost e -> peers.lost(e, at);
-      case PeerLeft e -> peers.left(e, at);
+      case PeerLost e -> {
+        if (peers.lost(e, at)) {
+          regions.ended(e.nodeId(), e.epoch());
+        }
+      }
+      case PeerLeft e -> {
+        if (peers.left(e, at)) {
+          regions.ended(e.nodeId(), e.epoch());
+        }
+      }
       case RegionRegistered e -> regions.registered(e, peers.currentEpoch(e.nodeId()), at);
       case RegistrationFailed e -> regions.failed(e, peers.currentEpoch(e.nodeId()), at);
       case RegionDeregistered e -> regions.deregistered(e, peers.currentEpoch(e.nodeId()), at);

@@ -37,18 +37,21 @@ final class Peers {
         .ifPresent(view -> views.put(e.nodeId(), view.withHeartbeat(at.time(), e.leaseMillis())));
   }
 
-  void lost(PeerLost e, Applying at) {
-    end(e.nodeId(), e.epoch(), PeerStatus.LOST, at);
+  /** Whether the loss ended the node's current incarnation. */
+  boolean lost(PeerLost e, Applying at) {
+    return end(e.nodeId(), e.epoch(), PeerStatus.LOST, at);
   }
 
-  void left(PeerLeft e, Applying at) {
-    end(e.nodeId(), e.epoch(), PeerStatus.LEFT, at);
+  /** Whether the departure ended the node's current incarnation. */
+  boolean left(PeerLeft e, Applying at) {
+    return end(e.nodeId(), e.epoch(), PeerStatus.LEFT, at);
   }
 
-  private void end(String nodeId, long epoch, PeerStatus status, Applying at) {
-    incarnation(nodeId, epoch, status == PeerStatus.LOST ? "loss" : "departure", at)
-        .filter(view -> view.status() == PeerStatus.ALIVE)
-        .ifPresent(view -> views.put(nodeId, view.withStatus(status)));
+  private boolean end(String nodeId, long epoch, PeerStatus status, Applying at) {
+    var alive = incarnation(nodeId, epoch, status == PeerStatus.LOST ? "loss" : "departure", at)
+        .filter(view -> view.status() == PeerStatus.ALIVE);
+    alive.ifPresent(view -> views.put(nodeId, view.withStatus(status)));
+    return alive.isPresent();
   }
 
   /** The view when {@code epoch} is the node's current one; an older epoch is simply superseded. */

@@ -8,6 +8,9 @@ public enum RegionStatus {
   FAILED,
   /** Every backend that registered it released it. */
   DEREGISTERED,
-  /** It belongs to an older incarnation of its node; its remote keys are void. */
+  /**
+   * It belongs to an incarnation of its node that was replaced, lost or left; its remote keys are
+   * void.
+   */
   STALE
 }

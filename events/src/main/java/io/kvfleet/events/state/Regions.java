@@ -63,6 +63,12 @@ final class Regions {
     views.put(key, view.withoutRemoteKey(e.backend()));
   }
 
+  /** The node's incarnation at {@code epoch} was lost or left: what it registered live is void. */
+  void ended(String nodeId, long epoch) {
+    views.replaceAll((key, view) ->
+        key.nodeId().equals(nodeId) && view.epoch() <= epoch && view.status() == RegionStatus.LIVE ? view.stale() : view);
+  }
+
   /** A node's new incarnation voids every region of its older ones. */
   void rejoined(String nodeId, long epoch) {
     views.replaceAll((key, view) -> key.nodeId().equals(nodeId) && view.epoch() < epoch ? view.stale() : view);

@@ -4,6 +4,8 @@ import static io.kvfleet.events.state.PeerFoldTest.joined;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionKind;
@@ -56,6 +58,30 @@ class RegionFoldTest {
     assertThat(state.region("n1", "kv-0")).isEmpty();
     assertThat(state.isStale("n1", "kv-0")).isTrue();
     assertThat(state.regions()).extracting(RegionView::status).containsExactly(RegionStatus.STALE);
+  }
+
+  @Test
+  void aLossOrADepartureMakesTheLiveRegionsOfThatIncarnationStaleAndKeepsItsFailures() {
+    FleetState lost = new Log().append(joined("n1", 1), registered("n1", 1, "kv-0", "ucx"),
+        Samples.stateTensorFailure("n1", 1), new PeerLost("n1", 1, ReasonCodes.LEASE_EXPIRED, 0)).fold();
+    FleetState left = new Log().append(joined("n1", 1), registered("n1", 1, "kv-0", "ucx"),
+        new PeerLeft("n1", 1, ReasonCodes.SHUTDOWN)).fold();
+
+    for (FleetState state : java.util.List.of(lost, left)) {
+      assertThat(state.region("n1", "kv-0")).as("no longer served").isEmpty();
+      assertThat(state.isStale("n1", "kv-0")).isTrue();
+      assertThat(state.counts().liveRegions()).isZero();
+    }
+    assertThat(lost.regions()).extracting(RegionView::status)
+        .containsExactlyInAnyOrder(RegionStatus.STALE, RegionStatus.FAILED);
+  }
+
+  @Test
+  void aLossOfAnOlderEpochLeavesTheCurrentIncarnationsRegionsLive() {
+    FleetState state = new Log().append(joined("n1", 1), joined("n1", 2), registered("n1", 2, "kv-0", "ucx"),
+        new PeerLost("n1", 1, ReasonCodes.LEASE_EXPIRED, 0)).fold();
+
+    assertThat(state.region("n1", "kv-0")).isPresent();
   }
 
   @Test
