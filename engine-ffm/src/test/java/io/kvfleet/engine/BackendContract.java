@@ -229,17 +229,29 @@ abstract class BackendContract {
         .isEqualTo(targetRegion.remoteKey());
   }
 
+  /** From 16 TiB up, 1 MiB apart: far below the mmap area near the top, far above the heap. */
+  private static final java.util.concurrent.atomic.AtomicLong HOLE_HINTS =
+      new java.util.concurrent.atomic.AtomicLong(1L << 44);
+
   Failed failure(RegionRequest request) {
     RegistrationOutcome outcome = source.register(request).outcome(backend()).orElseThrow();
     assertThat(outcome).isInstanceOf(Failed.class);
     return (Failed) outcome;
   }
 
+  /**
+   * A page just past a mapped one, unmapped. Each pair is placed at its own address far from where
+   * other mappings go (a hint, which the kernel takes when the range is free), so that no mmap of
+   * the JVM, glibc or UCX fills the hole before the test reads it: the kernel hands out the highest
+   * free gap first, and a hole near the top was filled once on CI, between the unmap and the check.
+   */
   static long unmappedAddress() {
     long page = Libc.pageSize();
-    Libc.Result mapped = Libc.mmap(0, 2 * page, Libc.PROT_READ | Libc.PROT_WRITE,
+    Libc.Result mapped = Libc.mmap(HOLE_HINTS.getAndAdd(1 << 20), 2 * page, Libc.PROT_READ | Libc.PROT_WRITE,
         Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS, -1, 0);
     assertThat(mapped.failed()).isFalse();
+    assertThat(mapped.value()).as("placed where asked, away from other mappings")
+        .isGreaterThanOrEqualTo(1L << 44).isLessThan(1L << 45);
     Libc.munmap(mapped.value() + page, page);
     return mapped.value() + page;
   }
