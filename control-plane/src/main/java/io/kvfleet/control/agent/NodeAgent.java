@@ -29,6 +29,10 @@ import java.util.concurrent.TimeoutException;
  * One node's agent: joins the fleet with a new epoch, registers the node's buffers, heartbeats,
  * and runs the transfers the coordinator dispatches to it. Native work runs on worker threads;
  * the event loop only publishes outcomes. Every dispatched transfer gets one terminal event.
+ *
+ * <p>Stopping drains: the agent refuses new orders ({@code PEER_LEFT}, with why), finishes and
+ * reports the transfers it is running (for at most {@link #STOP_DRAIN}, heartbeating meanwhile),
+ * then leaves the fleet. A crashed agent does none of this.
  */
 public final class NodeAgent extends VerticleBase {
   private final AgentConfig config;
@@ -55,6 +59,12 @@ public final class NodeAgent extends VerticleBase {
         }
       });
   private boolean crashed;
+  /** Stopping: new orders are refused. */
+  private volatile boolean leaving;
+  /** The transfers running now, until their outcome is published. */
+  private final java.util.Set<Future<?>> running = new java.util.HashSet<>();
+  /** How long a stopping agent waits for the transfers it runs to end before it leaves. */
+  public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
     this.config = config;
@@ -96,11 +106,20 @@ public final class NodeAgent extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    vertx.cancelTimer(heartbeatTimer);
-    if (lander != null) {
-      lander.close();
+    if (crashed) {
+      return Future.succeededFuture();
     }
-    return crashed ? Future.succeededFuture() : leave(ReasonCodes.SHUTDOWN);
+    leaving = true;
+    return Future.join(List.copyOf(running))
+        .timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS)
+        .otherwiseEmpty()
+        .compose(drained -> {
+          vertx.cancelTimer(heartbeatTimer);
+          if (lander != null) {
+            lander.close();
+          }
+          return leave(ReasonCodes.SHUTDOWN);
+        });
   }
 
   /**
@@ -146,6 +165,11 @@ public final class NodeAgent extends VerticleBase {
   /** What each backend of this node can do. */
   public List<io.kvfleet.events.BackendCapability> capabilities() {
     return dataPlane.capabilities();
+  }
+
+  /** Whether the agent is stopping: it refuses new orders and finishes the transfers it runs. */
+  public boolean draining() {
+    return leaving;
   }
 
   /** The node this agent serves. */
@@ -224,11 +248,18 @@ public final class NodeAgent extends VerticleBase {
       message.reply("duplicate order for " + request.transferId() + ": it ran once already");
       return;
     }
-    vertx.executeBlocking(() -> dataPlane.transfer(order, this::landElsewhere), true)
-        .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
-            request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))))
-        .compose(outcome -> publish(outcome, request.transferId()).map(outcome))
-        .onComplete(done -> message.reply(done.succeeded() ? done.result().wireType() : "unpublished"));
+    Future<FleetEvent> outcome = leaving
+        ? Future.succeededFuture(new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.PEER_LEFT,
+            0, config.nodeId() + " epoch " + config.epoch() + " is shutting down and takes no new transfers"))
+        : vertx.executeBlocking(() -> dataPlane.transfer(order, this::landElsewhere), true)
+            .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
+                request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))));
+    Future<FleetEvent> reported = outcome.compose(event -> publish(event, request.transferId()).map(event));
+    running.add(reported);
+    reported.onComplete(done -> {
+      running.remove(reported);
+      message.reply(done.succeeded() ? done.result().wireType() : "unpublished");
+    });
   }
 
   /** The destination's half of a staged chunk, on the landing thread; answers {@code landed} or why not. */

@@ -169,6 +169,8 @@ final public class Fleet implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    // A stopping agent waits for the transfers it runs: let the stuck ones go rather than wait.
+    owned.stream().filter(StuckDataPlane.class::isInstance).forEach(r -> ((StuckDataPlane) r).release());
     await(vertx.close());
     tail.close();
     for (var resource : owned.reversed()) {

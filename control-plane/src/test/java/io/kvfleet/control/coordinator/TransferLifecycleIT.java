@@ -3,6 +3,7 @@ package io.kvfleet.control.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.kafka.Await;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
@@ -99,6 +100,39 @@ class TransferLifecycleIT {
           assertThat(f.detail()).isEqualTo("decode-0 epoch 1 left while it was in flight");
         });
     assertThat(fleet.state().violations()).isEmpty();
+  }
+
+  @Test
+  void aStoppingSourceFinishesTheTransferItRunsAndRefusesNewOnesWithPeerLeft() throws Exception {
+    fleet.startCoordinator();
+    var stuck = new StuckDataPlane();
+    String prefill = fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-running", 1, 1, Duration.ofMinutes(10));
+    fleet.awaitState("t-running to be dispatched", WAIT, s -> status(s, "t-running") == TransferStatus.DISPATCHED);
+
+    var stopping = fleet.vertx.undeploy(prefill);
+    Await.until("prefill-0 to drain", WAIT, () -> fleet.agent("prefill-0").draining());
+    fleet.request("t-new", 1, 1, Duration.ofMinutes(10));
+    fleet.awaitState("t-new to be refused", WAIT, s -> status(s, "t-new") == TransferStatus.FAILED);
+    assertThat(fleet.state().transfer("t-new").orElseThrow()).satisfies(t -> {
+      assertThat(t.reason()).isEqualTo(ReasonCodes.PEER_LEFT);
+      assertThat(t.detail()).isEqualTo("prefill-0 epoch 1 is shutting down and takes no new transfers");
+    });
+    assertThat(status(fleet.state(), "t-running")).as("still running while the agent drains")
+        .isEqualTo(TransferStatus.DISPATCHED);
+
+    stuck.release();
+    Fleet.await(stopping);
+    fleet.awaitState("prefill-0 to leave and t-running to complete", WAIT,
+        s -> s.peer("prefill-0").orElseThrow().status() == PeerStatus.LEFT
+            && status(s, "t-running") == TransferStatus.COMPLETED);
+    assertThat(fleet.state().violations()).isEmpty();
+    assertThat(fleet.state().counts().lateOutcomes()).isZero();
+  }
+
+  private static TransferStatus status(FleetState state, String transferId) {
+    return state.transfer(transferId).map(t -> t.status()).orElse(null);
   }
 
   @Test
