@@ -49,7 +49,9 @@ final class NodeCommand implements Callable<Integer> {
     System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
-        vertx.undeploy(deployment).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        // The agent drains first: the transfers it runs may take NodeAgent.STOP_DRAIN to end.
+        vertx.undeploy(deployment).toCompletionStage().toCompletableFuture()
+            .get(NodeAgent.STOP_DRAIN.toSeconds() + 10, TimeUnit.SECONDS);
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       } catch (Exception e) {
         System.err.println("node " + nodeId + ": unclean stop: " + e.getMessage());
