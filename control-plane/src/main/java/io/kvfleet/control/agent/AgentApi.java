@@ -22,7 +22,7 @@ final class AgentApi {
     var router = Router.router(vertx);
     router.route().handler(BodyHandler.create().setBodyLimit(16 * 1024 * 1024));
     router.get("/v1/node").handler(ctx -> json(ctx, 200, Map.of("nodeId", agent.nodeId(),
-        "epoch", agent.epoch(), "capabilities", agent.capabilities())));
+        "epoch", agent.epoch(), "draining", agent.draining(), "capabilities", agent.capabilities())));
     router.post("/v1/components").handler(ctx -> answer(ctx, parse(ctx).compose(agent::register)));
     router.delete("/v1/regions/:regionId").handler(ctx ->
         answer(ctx, agent.deregister(ctx.pathParam("regionId"))));

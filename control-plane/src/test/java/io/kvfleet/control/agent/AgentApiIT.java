@@ -46,6 +46,19 @@ class AgentApiIT {
   }
 
   @Test
+  void describesTheNodeItServesAndWhetherItIsDraining() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    var answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/node")).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    JsonNode body = JSON.readTree(answer.body());
+    assertThat(body.get("nodeId").asText()).isEqualTo("prefill-0");
+    assertThat(body.get("draining").isBoolean()).isTrue();
+    assertThat(body.get("draining").asBoolean()).isFalse();
+    assertThat(body.get("capabilities")).isNotEmpty();
+  }
+
+  @Test
   void deregistersARegionAndSaysWhenItDoesNotExist() throws Exception {
     int port = fleet.agentWithApi("prefill-0");
     assertThat(delete(port, "/v1/regions/kv_data-0").statusCode()).isEqualTo(200);
