@@ -46,6 +46,15 @@ class ExplainTest {
             "request names decode-0 epoch 3, current epoch is 4"));
   }
 
+  /** prefill-0 epoch 5 and decode-0 epoch 3 with kv-0 each, and transfer {@code id} between them dispatched. */
+  private static Script dispatchedAt1040(String id) {
+    return new Script()
+        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
+        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
+        .event("router-0", 1, request(id, "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferDispatched(id, "prefill-0", "coordinator-0"));
+  }
+
   private static Explanation explain(Script script, ExplainTarget target) {
     return script.replay(ReplayOptions.defaults().explaining(target)).explain(target);
   }
@@ -76,11 +85,7 @@ class ExplainTest {
 
   @Test
   void explainsAFailureByThePeerThatLeftWhileTheTransferWasInFlight() {
-    var script = new Script()
-        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
-        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
-        .event("router-0", 1, request("t-left", "prefill-0", 5, "decode-0", 3))
-        .event("coordinator-0", 1, new TransferDispatched("t-left", "prefill-0", "coordinator-0"))
+    var script = dispatchedAt1040("t-left")
         .at("10:41:00").node("decode-0", 3, new PeerLeft("decode-0", 3, ReasonCodes.SHUTDOWN))
         .at("10:41:02").event("coordinator-0", 1, new TransferFailed("t-left", "prefill-0", ReasonCodes.PEER_LEFT, 0,
             "decode-0 epoch 3 left while it was in flight"));
@@ -94,11 +99,7 @@ class ExplainTest {
 
   @Test
   void explainsATimeOutAndTheAgentsLateCompletionAfterIt() {
-    var script = new Script()
-        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
-        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
-        .event("router-0", 1, request("t-slow", "prefill-0", 5, "decode-0", 3))
-        .event("coordinator-0", 1, new TransferDispatched("t-slow", "prefill-0", "coordinator-0"))
+    var script = dispatchedAt1040("t-slow")
         .at("10:40:30").event("coordinator-0", 1, new TransferTimedOut("t-slow", "prefill-0", 0))
         .at("10:40:31").event("prefill-0", 5, new TransferCompleted("t-slow", "prefill-0", 16_384, 31_000_000_000L,
             "ucx/tcp", ""));
