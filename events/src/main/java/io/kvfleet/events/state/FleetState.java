@@ -116,8 +116,8 @@ public final class FleetState {
           regions.ended(e.nodeId(), e.epoch());
         }
       }
-      case RegionRegistered e -> regions.registered(e, peers.currentEpoch(e.nodeId()), at);
-      case RegistrationFailed e -> regions.failed(e, peers.currentEpoch(e.nodeId()), at);
+      case RegionRegistered e -> regions.registered(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
+      case RegistrationFailed e -> regions.failed(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
       case RegionDeregistered e -> regions.deregistered(e, peers.currentEpoch(e.nodeId()), at);
       case RegionSkipped e -> skipped.add(e);
       case RegistrationDecision e -> decisions.add(e);

@@ -80,6 +80,12 @@ final class Peers {
     return view == null ? 0 : view.epoch();
   }
 
+  /** Whether the node's current incarnation was lost or left (it must join again to register). */
+  boolean hasEnded(String nodeId) {
+    PeerView view = views.get(nodeId);
+    return view != null && view.status() != PeerStatus.ALIVE;
+  }
+
   boolean isAlive(String nodeId, long epoch) {
     PeerView view = views.get(nodeId);
     return view != null && view.epoch() == epoch && view.status() == PeerStatus.ALIVE;

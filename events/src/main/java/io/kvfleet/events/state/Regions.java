@@ -20,9 +20,13 @@ final class Regions {
   private final List<RegistrationFailed> failures = new ArrayList<>();
   private final SortedMap<String, Long> failuresByReason = new TreeMap<>();
 
-  void registered(RegionRegistered e, long currentEpoch, Applying at) {
+  /**
+   * A registration at the node's current epoch is live unless that incarnation already ended (lost
+   * or left): then, as one naming another epoch, it is kept as a stale registration.
+   */
+  void registered(RegionRegistered e, long currentEpoch, boolean currentEnded, Applying at) {
     var key = new RegionKey(e.nodeId(), e.region().regionId());
-    if (e.epoch() != currentEpoch) {
+    if (e.epoch() != currentEpoch || currentEnded) {
       stale(key, e.backend(), e.epoch(), currentEpoch, at);
       return;
     }
@@ -37,11 +41,11 @@ final class Regions {
     views.put(key, view.withRemoteKey(e.backend(), e.remoteKey()));
   }
 
-  void failed(RegistrationFailed e, long currentEpoch, Applying at) {
+  void failed(RegistrationFailed e, long currentEpoch, boolean currentEnded, Applying at) {
     failures.add(e);
     failuresByReason.merge(e.reason(), 1L, Long::sum);
     var key = new RegionKey(e.nodeId(), e.region().regionId());
-    if (e.epoch() != currentEpoch) {
+    if (e.epoch() != currentEpoch || currentEnded) {
       stale(key, e.backend(), e.epoch(), currentEpoch, at);
       return;
     }

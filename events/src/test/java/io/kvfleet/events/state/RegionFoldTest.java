@@ -77,6 +77,16 @@ class RegionFoldTest {
   }
 
   @Test
+  void keepsARegistrationThatCameAfterItsIncarnationWasLostAsStale() {
+    FleetState state = new Log().append(joined("n1", 1), new PeerLost("n1", 1, ReasonCodes.LEASE_EXPIRED, 0),
+        registered("n1", 1, "kv-0", "ucx")).fold();
+
+    assertThat(state.region("n1", "kv-0")).isEmpty();
+    assertThat(state.counts().liveRegions()).isZero();
+    assertThat(state.staleRegistrations()).containsExactly(new StaleRegistration("e-2", "n1", "kv-0", "ucx", 1, 1));
+  }
+
+  @Test
   void aLossOfAnOlderEpochLeavesTheCurrentIncarnationsRegionsLive() {
     FleetState state = new Log().append(joined("n1", 1), joined("n1", 2), registered("n1", 2, "kv-0", "ucx"),
         new PeerLost("n1", 1, ReasonCodes.LEASE_EXPIRED, 0)).fold();
