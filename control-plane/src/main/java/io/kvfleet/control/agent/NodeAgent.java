@@ -31,7 +31,8 @@ import java.util.concurrent.TimeoutException;
  * the event loop only publishes outcomes. Every dispatched transfer gets one terminal event.
  *
  * <p>Stopping drains: the agent refuses new orders ({@code PEER_LEFT}, with why), finishes and
- * reports the transfers it is running (for at most {@link #STOP_DRAIN}, heartbeating meanwhile),
+ * reports the transfers it is running (for at most {@link #STOP_DRAIN} or {@link #withStopDrain},
+ * heartbeating meanwhile),
  * then leaves the fleet. A crashed agent does none of this.
  */
 public final class NodeAgent extends VerticleBase {
@@ -63,13 +64,20 @@ public final class NodeAgent extends VerticleBase {
   private volatile boolean leaving;
   /** The transfers running now, until their outcome is published. */
   private final java.util.Set<Future<?>> running = new java.util.HashSet<>();
-  /** How long a stopping agent waits for the transfers it runs to end before it leaves. */
+  /** How long a stopping agent waits for the transfers it runs to end before it leaves, by default. */
   public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
+  private volatile Duration stopDrain = STOP_DRAIN;
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
     this.config = config;
     this.dataPlane = dataPlane;
     this.publisher = publisher;
+  }
+
+  /** Waits up to {@code drain} on stop for the transfers it runs to end; call before stopping. */
+  public NodeAgent withStopDrain(Duration drain) {
+    this.stopDrain = drain;
+    return this;
   }
 
   /** The EventBus address an agent takes its transfer orders on. */
@@ -111,7 +119,7 @@ public final class NodeAgent extends VerticleBase {
     }
     leaving = true;
     return Future.join(List.copyOf(running))
-        .timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS)
+        .timeout(stopDrain.toMillis(), TimeUnit.MILLISECONDS)
         .otherwiseEmpty()
         .compose(drained -> {
           vertx.cancelTimer(heartbeatTimer);

@@ -243,9 +243,11 @@ public final class Coordinator extends VerticleBase {
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */
   private void release(int partition) {
     ownership.revoked(partition);
-    state.inFlightTransfers().stream()
-        .filter(t -> t.status() == TransferStatus.REQUESTED && ownership.holds(partition, t.request().sourceNode()))
-        .forEach(t -> decided.remove(t.transferId()));
+    for (TransferView t : state.inFlightTransfers()) {
+      if (ownership.holds(partition, t.request().sourceNode())) {
+        ended(t.transferId()); // its end is now for the new owner to read
+      }
+    }
   }
 
   /** A transfer partition became this coordinator's: decide what its previous owner left undecided. */

@@ -71,10 +71,18 @@ final class Endings {
     return due;
   }
 
-  /** The fold read the end of {@code transferId}: nothing more to remember about it. */
+  /**
+   * Nothing more to remember about {@code transferId}: the fold read its end, or its partition went
+   * to another coordinator (whose end this one may never read).
+   */
   void ended(String transferId) {
     endedHere.remove(transferId);
     goneSince.remove(transferId);
+  }
+
+  /** How many transfers this holds bookkeeping for (ended here, or seen with a gone peer). */
+  int remembered() {
+    return endedHere.size() + goneSince.size();
   }
 
   private record Gone(String reason, String detail) {}

@@ -85,9 +85,11 @@ class EndingsTest {
     apply("decode-0", 1, new PeerLeft("decode-0", 1, ReasonCodes.SHUTDOWN));
     long now = T0.plusSeconds(1).toEpochMilli();
     endings.due(state, now, node -> true);
+    assertThat(endings.remembered()).as("t1 seen with a gone peer").isEqualTo(1);
     apply("prefill-0", 1, new TransferCompleted("t1", "prefill-0", 4096, 1, "ucx", ""));
     endings.ended("t1");
     assertThat(endings.due(state, now + Endings.GONE_GRACE_MILLIS, node -> true)).isEmpty();
+    assertThat(endings.remembered()).as("nothing kept once the fold read its end").isZero();
   }
 
   @Test

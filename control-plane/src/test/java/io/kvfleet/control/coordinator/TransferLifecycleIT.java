@@ -111,6 +111,7 @@ class TransferLifecycleIT {
     fleet.request("t-running", 1, 1, Duration.ofMinutes(10));
     fleet.awaitState("t-running to be dispatched", WAIT, s -> status(s, "t-running") == TransferStatus.DISPATCHED);
 
+    fleet.agent("prefill-0").withStopDrain(Duration.ofMinutes(2)); // never runs out before the release below
     var stopping = fleet.vertx.undeploy(prefill);
     Await.until("prefill-0 to drain", WAIT, () -> fleet.agent("prefill-0").draining());
     fleet.request("t-new", 1, 1, Duration.ofMinutes(10));

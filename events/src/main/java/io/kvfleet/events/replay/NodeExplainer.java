@@ -89,10 +89,15 @@ final class NodeExplainer {
     return failedWith(ReasonCodes.PEER_LOST, state, i) + failedWith(ReasonCodes.PEER_LEFT, state, i);
   }
 
-  /** Transfers failed with {@code reason}, touching the node, requested while this incarnation lived. */
+  /**
+   * Transfers failed with {@code reason} because of this incarnation (the coordinator's and the
+   * draining agent's details start with it), requested while it lived; not those that failed for
+   * the other peer.
+   */
   private static String failedWith(String reason, FleetState state, Incarnation i) {
+    String cause = i.nodeId() + " epoch " + i.epoch() + " ";
     long failed = state.transfers().stream()
-        .filter(t -> t.status() == TransferStatus.FAILED && reason.equals(t.reason())
+        .filter(t -> t.status() == TransferStatus.FAILED && reason.equals(t.reason()) && t.detail().startsWith(cause)
             && t.touches(i.nodeId()) && !t.requestedAt().isBefore(i.joined().time())
             && !t.requestedAt().isAfter(i.ended().time()))
         .count();

@@ -88,13 +88,16 @@ class ExplainTest {
     var script = dispatchedAt1040("t-left")
         .at("10:41:00").node("decode-0", 3, new PeerLeft("decode-0", 3, ReasonCodes.SHUTDOWN))
         .at("10:41:02").event("coordinator-0", 1, new TransferFailed("t-left", "prefill-0", ReasonCodes.PEER_LEFT, 0,
-            "decode-0 epoch 3 left while it was in flight"));
+            "decode-0 epoch 3 left while it was in flight"))
+        .at("10:41:05").node("prefill-0", 5, new PeerLeft("prefill-0", 5, ReasonCodes.SHUTDOWN));
 
     assertThat(explain(script, new ExplainTarget.Transfer("t-left")).summary())
         .startsWith("Transfer t-left failed at 10:41:02.000: PEER_LEFT (decode-0 epoch 3 left while it was in flight);"
             + " a peer it touched left while it was in flight.");
     assertThat(explain(script, new ExplainTarget.Node("decode-0")).summary())
         .contains("1 in-flight transfer failed with PEER_LEFT");
+    assertThat(explain(script, new ExplainTarget.Node("prefill-0")).summary())
+        .as("the transfer failed for the other peer").contains("prefill-0 left (SHUTDOWN)").doesNotContain("failed with");
   }
 
   @Test
