@@ -26,7 +26,9 @@ import java.util.function.Predicate;
  * dispatched transfer whose source or destination incarnation is gone by any other way (it left,
  * another coordinator declared it lost, it restarted at a new epoch) fails {@code PEER_LEFT} or
  * {@code PEER_LOST} once {@link #GONE_GRACE_MILLIS} passed without its own outcome; a transfer past
- * its deadline times out. Each is decided once. Owned by the coordinator's event loop.
+ * its deadline times out. Each is decided once, and only by the coordinator that owns the
+ * transfer's source node, so two coordinators never both end one transfer. Owned by the
+ * coordinator's event loop.
  */
 final class Endings {
   /** A node that joined but never heartbeat is given this long before it counts as lost. */
@@ -48,7 +50,9 @@ final class Endings {
           && lostAnnounced.add(peer.nodeId() + "@" + peer.epoch())) {
         due.add(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED, peer.lastHeartbeat().toEpochMilli()));
         for (TransferView t : state.inFlightTouching(peer.nodeId())) {
-          endOnce(t, ReasonCodes.PEER_LOST, peer.nodeId() + " epoch " + peer.epoch() + " missed its lease", due);
+          if (owns.test(t.request().sourceNode())) { // else its owner ends it, through the gone-peer path
+            endOnce(t, ReasonCodes.PEER_LOST, peer.nodeId() + " epoch " + peer.epoch() + " missed its lease", due);
+          }
         }
       }
     }

@@ -94,14 +94,23 @@ class EndingsTest {
 
   @Test
   void declaresAPeerLostWhenItsLeaseRunsOutAndFailsItsTransfersAtOnce() {
-    long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
-    List<FleetEvent> due = endings.due(state, afterLease, node -> node.equals("decode-0"));
+    apply("decode-0", 1, new PeerHeartbeat("decode-0", 1, 1)); // only decode-0's lease runs out
+    long afterLease = T0.plusSeconds(1).toEpochMilli();
+    List<FleetEvent> due = endings.due(state, afterLease, node -> true);
     assertThat(due).hasSize(2);
     assertThat(due.get(0)).isInstanceOfSatisfying(PeerLost.class,
         l -> assertThat(l.nodeId()).isEqualTo("decode-0"));
     assertThat(due.get(1)).isInstanceOfSatisfying(TransferFailed.class,
         f -> assertThat(f.detail()).isEqualTo("decode-0 epoch 1 missed its lease"));
-    assertThat(endings.due(state, afterLease + 1, node -> node.equals("decode-0"))).isEmpty();
+    assertThat(endings.due(state, afterLease + 1, node -> true)).isEmpty();
+  }
+
+  @Test
+  void leavesATransferWhoseSourceAnotherCoordinatorOwnsToThatCoordinator() {
+    long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
+    List<FleetEvent> due = endings.due(state, afterLease, node -> node.equals("decode-0"));
+    assertThat(due).as("decode-0 is declared lost, t1 (from prefill-0) is not ended here")
+        .singleElement().isInstanceOf(PeerLost.class);
   }
 
   @Test
