@@ -32,8 +32,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Stopping drains: the agent refuses new orders ({@code PEER_LEFT}, with why), finishes and
  * reports the transfers it is running (for at most {@link #STOP_DRAIN} or {@link #withStopDrain},
- * heartbeating meanwhile),
- * then leaves the fleet. A crashed agent does none of this.
+ * heartbeating meanwhile), then leaves the fleet. A crashed agent does none of this.
  */
 public final class NodeAgent extends VerticleBase {
   private final AgentConfig config;

@@ -48,7 +48,8 @@ final class Endings {
     for (PeerView peer : state.peers()) {
       if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && owns.test(peer.nodeId())
           && lostAnnounced.add(peer.nodeId() + "@" + peer.epoch())) {
-        due.add(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED, peer.lastHeartbeat().toEpochMilli()));
+        due.add(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED,
+            peer.lastHeartbeat().toEpochMilli()));
         for (TransferView t : state.inFlightTouching(peer.nodeId())) {
           if (owns.test(t.request().sourceNode())) { // else its owner ends it, through the gone-peer path
             endOnce(t, ReasonCodes.PEER_LOST, peer.nodeId() + " epoch " + peer.epoch() + " missed its lease", due);

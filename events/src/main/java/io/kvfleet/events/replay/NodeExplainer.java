@@ -101,7 +101,8 @@ final class NodeExplainer {
             && t.touches(i.nodeId()) && !t.requestedAt().isBefore(i.joined().time())
             && !t.requestedAt().isAfter(i.ended().time()))
         .count();
-    return failed == 0 ? "" : "; " + failed + " in-flight transfer" + (failed == 1 ? "" : "s") + " failed with " + reason;
+    return failed == 0 ? ""
+        : "; " + failed + " in-flight transfer" + (failed == 1 ? "" : "s") + " failed with " + reason;
   }
 
 }

@@ -116,8 +116,10 @@ public final class FleetState {
           regions.ended(e.nodeId(), e.epoch());
         }
       }
-      case RegionRegistered e -> regions.registered(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
-      case RegistrationFailed e -> regions.failed(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
+      case RegionRegistered e ->
+          regions.registered(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
+      case RegistrationFailed e ->
+          regions.failed(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
       case RegionDeregistered e -> regions.deregistered(e, peers.currentEpoch(e.nodeId()), at);
       case RegionSkipped e -> skipped.add(e);
       case RegistrationDecision e -> decisions.add(e);
@@ -300,9 +302,8 @@ public final class FleetState {
   StateImage image() {
     return new StateImage(
         applied, peers.image(), regions.viewsImage(), regions.staleRegistrations(), regions.failures(),
-        regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(), transfers.forgotten(), transfers.lateOutcomes(),
-        sequences.hashPart(), List.copyOf(skipped),
-        List.copyOf(decisions), new TreeMap<>(opaqueByType), List.copyOf(violations));
+        regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(), transfers.forgotten(),
+        transfers.lateOutcomes(), sequences.hashPart(), List.copyOf(skipped), List.copyOf(decisions), new TreeMap<>(opaqueByType), List.copyOf(violations));
   }
 
   /** The state an image describes; folding on from it is folding on from the state it was taken of. */

@@ -69,8 +69,8 @@ final class Regions {
 
   /** The node's incarnation at {@code epoch} was lost or left: what it registered live is void. */
   void ended(String nodeId, long epoch) {
-    views.replaceAll((key, view) ->
-        key.nodeId().equals(nodeId) && view.epoch() <= epoch && view.status() == RegionStatus.LIVE ? view.stale() : view);
+    views.replaceAll((key, view) -> key.nodeId().equals(nodeId) && view.epoch() <= epoch
+        && view.status() == RegionStatus.LIVE ? view.stale() : view);
   }
 
   /** A node's new incarnation voids every region of its older ones. */

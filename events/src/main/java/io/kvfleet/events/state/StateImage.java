@@ -32,6 +32,7 @@ record StateImage(
     return Canonical.sha256(
         List.of(
             applied, peers, List.of(regions, staleRegistrations, failures, failuresByReason), transfers,
-            List.of(keepEndedMillis, forgottenTransfers, lateOutcomes), sequences, skipped, decisions, opaqueByType, violations));
+            List.of(keepEndedMillis, forgottenTransfers, lateOutcomes), sequences, skipped, decisions, opaqueByType,
+            violations));
   }
 }

@@ -161,7 +161,8 @@ final class Transfers {
     TransferView view = views.get(transferId);
     if (view == null) {
       at.violation("transfer " + transferId + " " + what + " before it was requested" + (keepEndedMillis == KEEP_ALL
-          ? "" : " (or over " + java.time.Duration.ofMillis(keepEndedMillis) + " after it ended, when the fold had forgotten it)"));
+          ? "" : " (or over " + java.time.Duration.ofMillis(keepEndedMillis)
+              + " after it ended, when the fold had forgotten it)"));
     }
     return Optional.ofNullable(view);
   }
