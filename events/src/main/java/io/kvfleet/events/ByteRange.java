@@ -12,13 +12,13 @@ public record ByteRange(long sourceOffset, long destinationOffset, long length) 
     }
   }
 
-  /** The first source byte past this range. */
-  public long sourceEnd() {
-    return sourceOffset + length;
-  }
-
-  /** The first destination byte past this range. */
-  public long destinationEnd() {
-    return destinationOffset + length;
+  /**
+   * Whether the range lies inside a source of {@code sourceLength} bytes and a destination of
+   * {@code destinationLength} bytes. Never overflows: an offset near {@code Long.MAX_VALUE} does not
+   * wrap round to look small.
+   */
+  public boolean fitsIn(long sourceLength, long destinationLength) {
+    return sourceOffset <= sourceLength && length <= sourceLength - sourceOffset
+        && destinationOffset <= destinationLength && length <= destinationLength - destinationOffset;
   }
 }

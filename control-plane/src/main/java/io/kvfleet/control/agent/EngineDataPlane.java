@@ -93,14 +93,20 @@ public final class EngineDataPlane implements DataPlane {
 
   @Override
   public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle) {
+    var held = registrations.getOrDefault(region.regionId(), Map.of());
+    if (!held.isEmpty()) {
+      // Registering it again would leave the first registration pinned with nothing to release it.
+      return held.keySet().stream().sorted().<FleetEvent>map(backend -> new RegistrationFailed(nodeId, epoch, region,
+          backend, ReasonCodes.DUPLICATE_REGISTRATION, region.regionId() + " is already registered with " + backend
+          + " on this node", 0, "", capability(backend), "deregister " + region.regionId()
+          + " first or use another region id")).toList();
+    }
     RegionRequest request;
     try {
       request = request(region, handle);
     } catch (EngineException e) {
-      var cuda = engine.capability("cuda").map(EngineEvents::capability)
-          .orElse(new BackendCapability("cuda", false, "", List.of(), List.of(), "no cuda backend"));
       return List.of(new RegistrationFailed(nodeId, epoch, region, "cuda", ReasonCodes.INVALID_ADDRESS,
-          region.regionId() + ": " + e.getMessage(), 0, "", cuda,
+          region.regionId() + ": " + e.getMessage(), 0, "", capability("cuda"),
           "send the handle cudaIpcGetMemHandle gave the worker, base64-encoded, as cuda-ipc:<base64>"));
     }
     var result = engine.register(request);
@@ -123,6 +129,11 @@ public final class EngineDataPlane implements DataPlane {
       events.add(new RegionDeregistered(nodeId, epoch, regionId, StagedPath.BACKEND, "deregistered by the worker"));
     }
     return events;
+  }
+
+  private BackendCapability capability(String backend) {
+    return engine.capability(backend).map(EngineEvents::capability)
+        .orElse(new BackendCapability(backend, false, "", List.of(), List.of(), "no " + backend + " backend"));
   }
 
   private static RegionRequest request(RegionSpec region, String handle) {

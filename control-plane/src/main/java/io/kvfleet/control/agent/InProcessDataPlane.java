@@ -78,7 +78,7 @@ public final class InProcessDataPlane implements DataPlane {
     var crc = new CRC32C();
     long started = System.nanoTime();
     for (ByteRange range : request.ranges()) {
-      if (range.sourceEnd() > local.byteSize() || range.destinationEnd() > remote.byteSize()) {
+      if (!range.fitsIn(local.byteSize(), remote.byteSize())) {
         return new TransferFailed(request.transferId(), request.sourceNode(),
             ReasonCodes.OUT_OF_BOUNDS, 0, "range " + range + " exceeds a region");
       }

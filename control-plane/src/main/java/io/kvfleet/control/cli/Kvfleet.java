@@ -1,5 +1,6 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.KvfleetException;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,9 +27,12 @@ public final class Kvfleet implements Runnable {
     return new CommandLine(new Kvfleet())
         .registerConverter(java.time.Duration.class, new DurationConverter())
         .setExecutionExceptionHandler((error, commandLine, parseResult) -> {
-          if (error instanceof io.kvfleet.control.KvfleetException) {
-            commandLine.getErr().println("kvfleet " + commandLine.getCommandName() + ": " + error.getMessage());
-            return 2; // a situation the user can act on: the message says what, no stack trace
+          // Also when it comes wrapped, e.g. by a future that failed with it.
+          for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof KvfleetException) {
+              commandLine.getErr().println("kvfleet " + commandLine.getCommandName() + ": " + t.getMessage());
+              return 2; // a situation the user can act on: the message says what, no stack trace
+            }
           }
           throw error;
         });

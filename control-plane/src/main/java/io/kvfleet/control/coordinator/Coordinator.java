@@ -310,7 +310,10 @@ public final class Coordinator extends VerticleBase {
     switch (decision) {
       case Decision.Reject r -> publish(r.event());
       case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
-      case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
+      case Decision.AlreadyAnswered a -> {
+        LOG.info("duplicate request {} already answered", a.transferId());
+        decided.remove(a.transferId()); // nothing of this one will be folded to settle it
+      }
       case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
     }
   }

@@ -121,8 +121,13 @@ final class Endings {
   }
 
   private static long leaseEnd(PeerView peer) {
-    return peer.leaseMillis() > 0
-        ? peer.leaseExpiresAt().toEpochMilli()
-        : peer.joinedAt().toEpochMilli() + JOIN_GRACE_MILLIS;
+    if (peer.leaseMillis() <= 0) {
+      return peer.joinedAt().toEpochMilli() + JOIN_GRACE_MILLIS;
+    }
+    try {
+      return peer.leaseExpiresAt().toEpochMilli();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE; // a lease past what epoch milliseconds can hold (e.g. Long.MAX_VALUE ms) never runs out
+    }
   }
 }

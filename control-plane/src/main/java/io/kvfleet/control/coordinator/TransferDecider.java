@@ -108,7 +108,7 @@ final class TransferDecider {
           + " B, destination " + dstItem + " B"));
     }
     for (ByteRange r : request.ranges()) {
-      if (r.sourceEnd() > src.spec().length() || r.destinationEnd() > dst.spec().length()) {
+      if (!r.fitsIn(src.spec().length(), dst.spec().length())) {
         return Optional.of(new Problem(OUT_OF_BOUNDS, "range " + r.sourceOffset() + "+" + r.length()
             + " -> " + r.destinationOffset() + "+" + r.length() + " exceeds source length "
             + src.spec().length() + " or destination length " + dst.spec().length()));

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -19,18 +20,28 @@ import java.util.Base64;
  * nothing the broker held is lost.
  */
 public final class ExportWriter implements AutoCloseable {
+  private final Path path;
+  private final Path partial;
   private final OutputStream file;
   private final JsonGenerator json;
   private final CountingOutputStream counted;
+  private boolean finished;
 
   private ExportWriter(Path path) throws IOException {
-    counted = new CountingOutputStream(Files.newOutputStream(path));
-    file = Compression.forName(path).compress(new BufferedOutputStream(counted, 1 << 16));
+    var compression = Compression.forName(path);
+    this.path = path;
+    // Written beside its name and renamed when finished: an export cut short never looks whole.
+    this.partial = path.resolveSibling(path.getFileName() + ".partial");
+    counted = new CountingOutputStream(Files.newOutputStream(partial));
+    file = compression.compress(new BufferedOutputStream(counted, 1 << 16));
     json = ReplayJson.mapper().getFactory().createGenerator(file, JsonEncoding.UTF8);
     json.setRootValueSeparator(null);
   }
 
-  /** Creates (or replaces) the file at {@code path} and writes the header. */
+  /**
+   * Starts the file at {@code path} (which {@link #finish} creates or replaces) and writes the
+   * header. Until then the records go to {@code path.partial}.
+   */
   public static ExportWriter create(Path path, ExportHeader header) throws IOException {
     var writer = new ExportWriter(path);
     writer.json.writeRaw(ReplayJson.line(header));
@@ -97,10 +108,18 @@ public final class ExportWriter implements AutoCloseable {
     return isUtf8(bytes);
   }
 
-  /** Writes out everything buffered and ends the compressed frame; {@link #bytesWritten} is then the file's size. */
+  /**
+   * Writes out everything buffered, ends the compressed frame and puts the file at its path;
+   * {@link #bytesWritten} is then the file's size.
+   */
   public void finish() throws IOException {
+    if (finished) {
+      return;
+    }
     json.close();
     file.close();
+    Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    finished = true;
   }
 
   /** Compressed bytes written so far. */
@@ -108,9 +127,17 @@ public final class ExportWriter implements AutoCloseable {
     return counted.count;
   }
 
+  /** Finished: nothing to do. Not finished (the export failed): the partial file is deleted. */
   @Override
   public void close() throws IOException {
-    finish();
+    if (!finished) {
+      try {
+        json.close(); // and the streams under it
+      } finally {
+        counted.close(); // the file itself, even if the compressor failed; closing twice does nothing
+        Files.deleteIfExists(partial);
+      }
+    }
   }
 
   private static final class CountingOutputStream extends java.io.FilterOutputStream {

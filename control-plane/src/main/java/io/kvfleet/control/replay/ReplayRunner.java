@@ -1,11 +1,11 @@
 package io.kvfleet.control.replay;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.codec.EventCodec;
 import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.replay.LogRecord;
 import io.kvfleet.events.replay.Replay;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +92,10 @@ public final class ReplayRunner {
       }
       bar.done();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      // A torn or corrupted export: say where, rather than fail with a stack trace.
+      String where = e.getMessage() != null && e.getMessage().startsWith(f.path().toString()) ? ""
+          : f.path() + ": ";
+      throw KvfleetException.badInput("cannot read the export: " + where + e.getMessage());
     }
   }
 }

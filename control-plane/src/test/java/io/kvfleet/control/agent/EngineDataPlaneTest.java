@@ -10,8 +10,11 @@ import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.RegistrationFailed;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -39,6 +42,33 @@ class EngineDataPlaneTest {
       assertThat(f.detail()).contains("state_data-0", "malformed CUDA IPC handle");
       assertThat(f.remediation()).contains("cudaIpcGetMemHandle");
     });
+  }
+
+  @Test
+  void refusesARegionIdAlreadyRegisteredAndReleasesTheFirstOnDeregistering() {
+    try (var arena = Arena.ofConfined()) {
+      var first = arena.allocate(1 << 16, 4096);
+      var second = arena.allocate(1 << 16, 4096);
+
+      List<FleetEvent> registered = plane.register("p-0", 1, kv(first), "");
+      List<FleetEvent> again = plane.register("p-0", 1, kv(second), "");
+
+      assertThat(registered).isNotEmpty().allSatisfy(e -> assertThat(e).isInstanceOf(RegionRegistered.class));
+      assertThat(again).hasSameSizeAs(registered).allSatisfy(e -> assertThat(e).isInstanceOfSatisfying(
+          RegistrationFailed.class, f -> {
+            assertThat(f.reason()).isEqualTo(ReasonCodes.DUPLICATE_REGISTRATION);
+            assertThat(f.detail()).contains("kv_data-0 is already registered with " + f.backend());
+          }));
+      assertThat(plane.deregister("p-0", 1, "kv_data-0")).hasSameSizeAs(registered);
+      assertThat(plane.register("p-0", 1, kv(second), ""))
+          .allSatisfy(e -> assertThat(e).isInstanceOf(RegionRegistered.class));
+      plane.deregister("p-0", 1, "kv_data-0");
+    }
+  }
+
+  private static RegionSpec kv(MemorySegment memory) {
+    return new RegionSpec("kv_data-0", RegionKind.KV, MemoryType.DRAM, -1, memory.address(), memory.byteSize(), 4096,
+        "kv_data", 0);
   }
 
   @Test

@@ -109,6 +109,21 @@ class StagedPathTest {
   }
 
   @Test
+  void failsARangeBeyondTheStagedSourceBeforeReadingIt() {
+    var beyond = prefill.transfer(order(TransferOp.WRITE, new ByteRange(LENGTH - 4096, 0, 8192)), this::landAtDecode);
+    var wrapping = prefill.transfer(order(TransferOp.WRITE, new ByteRange(Long.MAX_VALUE - 100, 0, 4096)),
+        this::landAtDecode);
+
+    for (var done : List.of(beyond, wrapping)) {
+      assertThat(done).isInstanceOfSatisfying(TransferFailed.class, f -> {
+        assertThat(f.reason()).isEqualTo(ReasonCodes.OUT_OF_BOUNDS);
+        assertThat(f.detail()).contains("exceeds source state_data-0");
+      });
+    }
+    assertThat(destination.get(ValueLayout.JAVA_LONG, 0)).isZero();
+  }
+
+  @Test
   void refusesAChunkForARegionNotStagedThere() {
     var refused = decode.land(new StagedChunk("t", "prefill-0", "x", "y", 0, "kv_data-9", 0, 4096));
 

@@ -106,6 +106,20 @@ class EndingsTest {
   }
 
   @Test
+  void aLeaseTooLongForEpochMillisNeverRunsOutAndStopsNoOtherEnding() {
+    apply("decode-0", 1, new PeerHeartbeat("decode-0", 1, Long.MAX_VALUE));
+    apply("router", 1, request("t-short", T0.plusMillis(500)));
+
+    assertThat(endings.due(state, T0.plusMillis(LEASE - 1).toEpochMilli(), node -> true))
+        .extracting(e -> e.getClass().getSimpleName() + " " + e.subject())
+        .containsExactly("TransferTimedOut t-short");
+    assertThat(endings.due(state, T0.plusMillis(LEASE + 1).toEpochMilli(), node -> true))
+        .as("prefill-0's lease runs out, decode-0's never")
+        .extracting(e -> e.getClass().getSimpleName() + " " + e.subject())
+        .containsExactly("PeerLost prefill-0", "TransferFailed t1");
+  }
+
+  @Test
   void leavesATransferWhoseSourceAnotherCoordinatorOwnsToThatCoordinator() {
     long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
     List<FleetEvent> due = endings.due(state, afterLease, node -> node.equals("decode-0"));

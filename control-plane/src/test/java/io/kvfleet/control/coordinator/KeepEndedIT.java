@@ -86,6 +86,20 @@ class KeepEndedIT {
   }
 
   @Test
+  void takesARepeatedIdAsNewEvenAfterADuplicateOfTheEndedTransferCame() throws Exception {
+    fleet.startCoordinator(c -> c.withKeepEnded(WINDOW));
+    startAgentsAndComplete(1);
+    fleet.request("t-0", 1, 1, Duration.ofSeconds(30)); // a duplicate while t-0 is still held: already answered
+    Await.until("the coordinator to forget t-0", WAIT, () -> status().forgottenTransfers() == 1);
+
+    fleet.request("t-0", 1, 1, Duration.ofSeconds(30));
+
+    Await.until("the request after the window to complete", WAIT,
+        () -> fleet.events("t-0", e -> e instanceof TransferCompleted).size() == 2);
+    assertThat(fleet.events("t-0", e -> e instanceof TransferDispatched)).hasSize(2);
+  }
+
+  @Test
   void skipsASnapshotWrittenWithAnotherWindowAndFoldsTheLogFromTheStart(@TempDir Path snapshots) throws Exception {
     String first = fleet.startCoordinator(
         c -> c.withKeepEnded(WINDOW).withSnapshots(new SnapshotStore(snapshots), Duration.ofMillis(500), 1));

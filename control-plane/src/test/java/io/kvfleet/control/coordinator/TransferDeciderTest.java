@@ -100,6 +100,13 @@ class TransferDeciderTest {
   }
 
   @Test
+  void rejectsARangeWhoseEndWouldOverflow() {
+    var near = Long.MAX_VALUE - 100;
+    assertRejected(twoLiveNodes().decide(request("t1", 3, 4, range(near, 0, PAGE))), ReasonCodes.OUT_OF_BOUNDS);
+    assertRejected(twoLiveNodes().decide(request("t2", 3, 4, range(0, near, PAGE))), ReasonCodes.OUT_OF_BOUNDS);
+  }
+
+  @Test
   void rejectsRequestWithNoRanges() {
     assertRejected(twoLiveNodes().decide(request("t1", 3, 4)), ReasonCodes.SIZE_MISMATCH);
   }

@@ -62,6 +62,7 @@ class ExportFileTest {
       for (var r : written) {
         write(writer, r);
       }
+      writer.finish();
     }
 
     var read = readAll(file);
@@ -89,6 +90,7 @@ class ExportFileTest {
     try (var writer = ExportWriter.create(file, header())) {
       write(writer, record(0, "k".getBytes(), CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_JOINED)))));
       write(writer, record(1, "k".getBytes(), "{\"specversion\":\"1.0\"}".getBytes(StandardCharsets.UTF_8)));
+      writer.finish();
     }
 
     List<String> lines;
@@ -111,6 +113,7 @@ class ExportFileTest {
       for (int i = 0; i < 2_000; i++) {
         write(writer, record(i, ("node-" + i).getBytes(), event));
       }
+      writer.finish();
     }
 
     try (var reader = ExportReader.open(file)) {
@@ -123,10 +126,48 @@ class ExportFileTest {
   }
 
   @Test
+  void leavesNoFileWhenTheExportIsNotFinished() throws Exception {
+    Path file = dir.resolve("cut.jsonl.zst");
+    java.nio.file.Files.writeString(file, "an older export");
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_JOINED)));
+    try (var writer = ExportWriter.create(file, header())) {
+      write(writer, record(0, "k".getBytes(), event));
+      assertThat(dir.resolve("cut.jsonl.zst.partial")).exists();
+    } // as when the export fails: closed without finish
+
+    assertThat(java.nio.file.Files.readString(file)).as("the older export is kept").isEqualTo("an older export");
+    assertThat(dir.resolve("cut.jsonl.zst.partial")).doesNotExist();
+  }
+
+  @Test
+  void replayAndExplainSayWhereAnExportIsBrokenWithoutAStackTrace() throws Exception {
+    Path whole = dir.resolve("whole.jsonl.gz");
+    try (var writer = ExportWriter.create(whole, header())) {
+      write(writer, record(0, "k".getBytes(), CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_JOINED)))));
+      writer.finish();
+    }
+    String headerLine;
+    try (var in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(whole))) {
+      headerLine = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+    }
+    Path broken = dir.resolve("broken.jsonl.gz");
+    try (var out = new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(broken))) {
+      out.write((headerLine + "\n{\"topic\":\"kvfleet.nodes\",\"partit").getBytes(StandardCharsets.UTF_8));
+    }
+
+    for (var run : List.of(Cli.run("replay", "--file", broken.toString()),
+        Cli.run("explain", "node", "prefill-0", "--file", broken.toString()))) {
+      assertThat(run.exitCode()).isEqualTo(2);
+      assertThat(run.err()).contains(broken + " line 2 is not an export record").doesNotContain("\tat ");
+    }
+  }
+
+  @Test
   void refusesAnExportNameThatSaysNoCompression() {
     assertThatThrownBy(() -> ExportWriter.create(dir.resolve("fleet.jsonl"), header()))
         .isInstanceOf(KvfleetException.class)
         .hasMessageContaining("name the export .jsonl.zst (zstd) or .jsonl.gz (gzip)");
+    assertThat(dir).as("not even a partial file").isEmptyDirectory();
   }
 
   @Test

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 /** Reads one structured-mode document; throws {@link Malformation} only. */
 final class CloudEventReader {
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,19}");
+  private static final Pattern FOUR_DIGIT_YEAR = Pattern.compile("[0-9]{4}-");
 
   private final ObjectMapper mapper;
   private final EventData data;
@@ -124,6 +125,10 @@ final class CloudEventReader {
 
   private static Instant time(JsonNode root) {
     String value = text(root, TIME);
+    if (!FOUR_DIGIT_YEAR.matcher(value).lookingAt()) {
+      // RFC 3339 years have four digits; ISO 8601's longer ones would overflow epoch milliseconds.
+      throw Malformation.invalid(TIME, "is not an RFC 3339 timestamp: '" + value + "'");
+    }
     try {
       return OffsetDateTime.parse(value.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
           .toInstant();

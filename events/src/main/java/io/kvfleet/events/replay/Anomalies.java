@@ -27,7 +27,7 @@ final class Anomalies implements ReplayObserver {
 
   private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
   private final List<Anomaly> listed = new ArrayList<>();
-  private final Map<String, Long> lastSequenceInPartition = new HashMap<>();
+  private final Map<ProducerInPartition, Long> lastSequenceInPartition = new HashMap<>();
   private int violationsBefore;
   private long lateBefore;
 
@@ -89,13 +89,17 @@ final class Anomalies implements ReplayObserver {
   }
 
   private void checkSequenceOrder(LogRecord record, Envelope e) {
-    String key = e.producer() + '\u0000' + e.epoch() + '\u0000' + record.position().partitionKey();
+    var position = record.position();
+    var key = new ProducerInPartition(e.producer(), e.epoch(), position.topic(), position.partition());
     Long previous = lastSequenceInPartition.put(key, e.sequence());
     if (previous != null && e.sequence() < previous) {
       add(AnomalyKind.SEQUENCE_REGRESSION, record, e.producer(), e.producer() + " epoch " + e.epoch()
-          + " wrote sequence " + e.sequence() + " after " + previous + " in " + record.position().partitionKey());
+          + " wrote sequence " + e.sequence() + " after " + previous + " in " + position.partitionKey());
     }
   }
+
+  /** One producer incarnation's writes to one partition, where its sequence numbers must rise. */
+  private record ProducerInPartition(String producer, long epoch, String topic, int partition) {}
 
   private void checkEpoch(LogRecord record, Envelope e, FleetState state) {
     NodeEpoch about = NodeEpoch.of(e.data());

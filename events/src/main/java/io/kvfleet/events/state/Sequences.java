@@ -1,8 +1,8 @@
 package io.kvfleet.events.state;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -25,8 +25,9 @@ final class Sequences {
   /** What is known of one producer incarnation: its runs and how many duplicates came. */
   record Seen(List<Run> runs, long duplicates) {}
 
-  private final SortedMap<Producer, TreeMap<Long, Long>> runs = new TreeMap<>();
-  private final SortedMap<Producer, Long> duplicates = new TreeMap<>();
+  // Looked up for every event, so hashed; sorted only when listed or hashed.
+  private final Map<Producer, TreeMap<Long, Long>> runs = new HashMap<>();
+  private final Map<Producer, Long> duplicates = new HashMap<>();
 
   /** Records a sequence number; false when it was seen before. */
   boolean record(String producer, long epoch, long sequence) {
@@ -61,7 +62,7 @@ final class Sequences {
   /** The numbers missing between the runs of each producer incarnation, by producer. */
   List<SequenceGap> gaps() {
     var gaps = new java.util.ArrayList<SequenceGap>();
-    runs.forEach((key, seen) -> {
+    new TreeMap<>(runs).forEach((key, seen) -> {
       Long previousLast = null;
       for (Map.Entry<Long, Long> run : seen.entrySet()) {
         if (previousLast != null) {
@@ -74,7 +75,7 @@ final class Sequences {
   }
 
   List<SequenceView> views() {
-    return runs.entrySet().stream().map(e -> view(e.getKey(), e.getValue())).toList();
+    return new TreeMap<>(runs).entrySet().stream().map(e -> view(e.getKey(), e.getValue())).toList();
   }
 
   private SequenceView view(Producer key, TreeMap<Long, Long> seen) {

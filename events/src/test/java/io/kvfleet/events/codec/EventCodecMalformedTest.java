@@ -53,6 +53,10 @@ class EventCodecMalformedTest {
             "attribute 'time' is not an RFC 3339 timestamp: 'yesterday'"),
         broken(
             JOINED,
+            doc -> doc.put("time", "+300000000-01-01T00:00:00Z"),
+            "attribute 'time' is not an RFC 3339 timestamp: '+300000000-01-01T00:00:00Z'"),
+        broken(
+            JOINED,
             doc -> doc.put("epoch", "three"),
             "attribute 'epoch' must be a 64-bit integer: \"three\""),
         broken(
