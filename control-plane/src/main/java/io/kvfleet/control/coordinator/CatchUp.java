@@ -24,6 +24,12 @@ final class CatchUp {
     next.merge(key(topic, partition), offset + 1, Math::max);
   }
 
+  /** Whether every record before {@code endOffsets} was folded. */
+  boolean hasRead(Map<TopicPartition, Long> endOffsets) {
+    return endOffsets.entrySet().stream()
+        .allMatch(e -> next.getOrDefault(key(e.getKey().getTopic(), e.getKey().getPartition()), 0L) >= e.getValue());
+  }
+
   boolean isDone() {
     return ends != null
         && ends.entrySet().stream().allMatch(e -> next.getOrDefault(e.getKey(), 0L) >= e.getValue());

@@ -73,6 +73,8 @@ public final class Coordinator extends VerticleBase {
   private final Set<String> decided = new HashSet<>();
   private final WaitingRequests waiting = new WaitingRequests();
   private final Endings endings = new Endings();
+  private final NodesView nodesView = new NodesView();
+  private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
   private KafkaConsumer<String, Decoded> transfers;
@@ -128,6 +130,8 @@ public final class Coordinator extends VerticleBase {
         .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
+          nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
+              .collect(java.util.stream.Collectors.toUnmodifiableSet());
           // Records flow only now: none may be folded before a snapshot's state is in place.
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
@@ -343,7 +347,12 @@ public final class Coordinator extends VerticleBase {
     if (!waiting.isEmpty()) {
       waiting.retry(decider, state, clock.instant()).forEach(this::act);
     }
-    endings.due(state, clock.millis(), ownership::owns).forEach(this::publish);
+    long now = clock.millis();
+    nodesView.check(catchUp);
+    if (nodesView.ask(now)) {
+      consumer.endOffsets(nodePartitions).onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null));
+    }
+    endings.due(state, now, nodesView, ownership::owns).forEach(this::publish);
   }
 
   private Future<Void> publish(FleetEvent event) {

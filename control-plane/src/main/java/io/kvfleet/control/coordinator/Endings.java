@@ -42,11 +42,15 @@ final class Endings {
   /** Dispatched transfers with a gone peer, and when this coordinator first saw it gone. */
   private final Map<String, Long> goneSince = new HashMap<>();
 
-  /** The events to publish now, at wall time {@code now}, for the nodes {@code owns} accepts. */
-  List<FleetEvent> due(FleetState state, long now, Predicate<String> owns) {
+  /**
+   * The events to publish now, at wall time {@code now}, for the nodes {@code owns} accepts. A lease
+   * runs out only within what {@code seen} has watched of the node events: a heartbeat this
+   * coordinator could not read yet is no silence.
+   */
+  List<FleetEvent> due(FleetState state, long now, NodesView seen, Predicate<String> owns) {
     List<FleetEvent> due = new ArrayList<>();
     for (PeerView peer : state.peers()) {
-      if (peer.status() == PeerStatus.ALIVE && leaseEnd(peer) < now && owns.test(peer.nodeId())
+      if (peer.status() == PeerStatus.ALIVE && seen.outlived(leaseEnd(peer), lease(peer)) && owns.test(peer.nodeId())
           && lostAnnounced.add(peer.nodeId() + "@" + peer.epoch())) {
         due.add(new PeerLost(peer.nodeId(), peer.epoch(), ReasonCodes.LEASE_EXPIRED,
             peer.lastHeartbeat().toEpochMilli()));
@@ -118,6 +122,10 @@ final class Endings {
     if (endedHere.add(t.transferId())) {
       due.add(new TransferFailed(t.transferId(), t.request().sourceNode(), reason, 0, detail));
     }
+  }
+
+  private static long lease(PeerView peer) {
+    return peer.leaseMillis() > 0 ? peer.leaseMillis() : JOIN_GRACE_MILLIS;
   }
 
   private static long leaseEnd(PeerView peer) {

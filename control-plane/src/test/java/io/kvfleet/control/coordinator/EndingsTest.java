@@ -40,22 +40,22 @@ class EndingsTest {
 
   @Test
   void endsNothingWhileBothPeersAreAliveAndTheDeadlineIsAhead() {
-    assertThat(endings.due(state, T0.plusSeconds(1).toEpochMilli(), node -> true)).isEmpty();
+    assertThat(due(T0.plusSeconds(1).toEpochMilli(), node -> true)).isEmpty();
   }
 
   @Test
   void failsATransferWhosePeerLeftOnceTheGraceForItsOwnOutcomeHasPassed() {
     apply("decode-0", 1, new PeerLeft("decode-0", 1, ReasonCodes.SHUTDOWN));
     long noticed = T0.plusSeconds(1).toEpochMilli();
-    assertThat(endings.due(state, noticed, node -> true)).as("its own outcome may still be on its way").isEmpty();
-    assertThat(endings.due(state, noticed + Endings.GONE_GRACE_MILLIS - 1, node -> true)).isEmpty();
-    assertThat(endings.due(state, noticed + Endings.GONE_GRACE_MILLIS, node -> true))
+    assertThat(due(noticed, node -> true)).as("its own outcome may still be on its way").isEmpty();
+    assertThat(due(noticed + Endings.GONE_GRACE_MILLIS - 1, node -> true)).isEmpty();
+    assertThat(due(noticed + Endings.GONE_GRACE_MILLIS, node -> true))
         .singleElement().isInstanceOfSatisfying(TransferFailed.class, f -> {
           assertThat(f.reason()).isEqualTo(ReasonCodes.PEER_LEFT);
           assertThat(f.detail()).isEqualTo("decode-0 epoch 1 left while it was in flight");
           assertThat(f.sourceNode()).isEqualTo("prefill-0");
         });
-    assertThat(endings.due(state, noticed + 10 * Endings.GONE_GRACE_MILLIS, node -> true))
+    assertThat(due(noticed + 10 * Endings.GONE_GRACE_MILLIS, node -> true))
         .as("decided once").isEmpty();
   }
 
@@ -65,15 +65,15 @@ class EndingsTest {
     apply("router", 1, request("t2", T0.plusSeconds(60)));
     apply("coordinator", 1, new TransferDispatched("t2", "prefill-0", "coordinator"));
     long now = T0.plusSeconds(1).toEpochMilli();
-    endings.due(state, now, node -> true);
-    var failed = endings.due(state, now + Endings.GONE_GRACE_MILLIS, node -> true);
+    due(now, node -> true);
+    var failed = due(now + Endings.GONE_GRACE_MILLIS, node -> true);
     assertThat(failed).extracting(e -> ((TransferFailed) e).detail())
         .containsExactly("prefill-0 epoch 1 was declared lost", "prefill-0 epoch 1 was declared lost");
 
     var restarted = new EndingsTest();
     restarted.apply("decode-0", 2, new PeerJoined("decode-0", 2, "h", "", List.of()));
-    restarted.endings.due(restarted.state, now, node -> true);
-    assertThat(restarted.endings.due(restarted.state, now + Endings.GONE_GRACE_MILLIS, node -> true))
+    restarted.due(now, node -> true);
+    assertThat(restarted.due(now + Endings.GONE_GRACE_MILLIS, node -> true))
         .singleElement().isInstanceOfSatisfying(TransferFailed.class, f -> {
           assertThat(f.reason()).isEqualTo(ReasonCodes.PEER_LOST);
           assertThat(f.detail()).isEqualTo("decode-0 epoch 1 was replaced by epoch 2");
@@ -84,11 +84,11 @@ class EndingsTest {
   void forgetsAGonePeersTransferThatReportedItsOwnOutcomeWithinTheGrace() {
     apply("decode-0", 1, new PeerLeft("decode-0", 1, ReasonCodes.SHUTDOWN));
     long now = T0.plusSeconds(1).toEpochMilli();
-    endings.due(state, now, node -> true);
+    due(now, node -> true);
     assertThat(endings.remembered()).as("t1 seen with a gone peer").isEqualTo(1);
     apply("prefill-0", 1, new TransferCompleted("t1", "prefill-0", 4096, 1, "ucx", ""));
     endings.ended("t1");
-    assertThat(endings.due(state, now + Endings.GONE_GRACE_MILLIS, node -> true)).isEmpty();
+    assertThat(due(now + Endings.GONE_GRACE_MILLIS, node -> true)).isEmpty();
     assertThat(endings.remembered()).as("nothing kept once the fold read its end").isZero();
   }
 
@@ -96,13 +96,13 @@ class EndingsTest {
   void declaresAPeerLostWhenItsLeaseRunsOutAndFailsItsTransfersAtOnce() {
     apply("decode-0", 1, new PeerHeartbeat("decode-0", 1, 1)); // only decode-0's lease runs out
     long afterLease = T0.plusSeconds(1).toEpochMilli();
-    List<FleetEvent> due = endings.due(state, afterLease, node -> true);
+    List<FleetEvent> due = due(afterLease, node -> true);
     assertThat(due).hasSize(2);
     assertThat(due.get(0)).isInstanceOfSatisfying(PeerLost.class,
         l -> assertThat(l.nodeId()).isEqualTo("decode-0"));
     assertThat(due.get(1)).isInstanceOfSatisfying(TransferFailed.class,
         f -> assertThat(f.detail()).isEqualTo("decode-0 epoch 1 missed its lease"));
-    assertThat(endings.due(state, afterLease + 1, node -> true)).isEmpty();
+    assertThat(due(afterLease + 1, node -> true)).isEmpty();
   }
 
   @Test
@@ -110,10 +110,10 @@ class EndingsTest {
     apply("decode-0", 1, new PeerHeartbeat("decode-0", 1, Long.MAX_VALUE));
     apply("router", 1, request("t-short", T0.plusMillis(500)));
 
-    assertThat(endings.due(state, T0.plusMillis(LEASE - 1).toEpochMilli(), node -> true))
+    assertThat(due(T0.plusMillis(LEASE - 1).toEpochMilli(), node -> true))
         .extracting(e -> e.getClass().getSimpleName() + " " + e.subject())
         .containsExactly("TransferTimedOut t-short");
-    assertThat(endings.due(state, T0.plusMillis(LEASE + 1).toEpochMilli(), node -> true))
+    assertThat(due(T0.plusMillis(LEASE + 1).toEpochMilli(), node -> true))
         .as("prefill-0's lease runs out, decode-0's never")
         .extracting(e -> e.getClass().getSimpleName() + " " + e.subject())
         .containsExactly("PeerLost prefill-0", "TransferFailed t1");
@@ -122,7 +122,7 @@ class EndingsTest {
   @Test
   void leavesATransferWhoseSourceAnotherCoordinatorOwnsToThatCoordinator() {
     long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
-    List<FleetEvent> due = endings.due(state, afterLease, node -> node.equals("decode-0"));
+    List<FleetEvent> due = due(afterLease, node -> node.equals("decode-0"));
     assertThat(due).as("decode-0 is declared lost, t1 (from prefill-0) is not ended here")
         .singleElement().isInstanceOf(PeerLost.class);
   }
@@ -131,9 +131,30 @@ class EndingsTest {
   void timesOutATransferPastItsDeadlineOnlyWhereItOwnsTheSourceNode() {
     apply("router", 1, request("t-short", T0.plusMillis(500)));
     long late = T0.plusSeconds(1).toEpochMilli();
-    assertThat(endings.due(state, late, node -> node.equals("decode-0"))).isEmpty();
-    assertThat(endings.due(state, late, node -> true)).singleElement()
+    assertThat(due(late, node -> node.equals("decode-0"))).isEmpty();
+    assertThat(due(late, node -> true)).singleElement()
         .isInstanceOfSatisfying(TransferTimedOut.class, t -> assertThat(t.transferId()).isEqualTo("t-short"));
+  }
+
+  @Test
+  void judgesALeaseOnlyWithinWhatItHasWatchedOfTheNodeEvents() {
+    long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
+    long leaseEnd = T0.plusMillis(LEASE).toEpochMilli();
+    long start = T0.toEpochMilli();
+
+    assertThat(endings.due(state, afterLease, NodesView.watched(start, leaseEnd), node -> true))
+        .as("cut off from Kafka since the leases' last moment: their heartbeats may be unread").isEmpty();
+    assertThat(endings.due(state, afterLease, new NodesView(), node -> true)).as("nothing read yet").isEmpty();
+    assertThat(endings.due(state, afterLease, NodesView.watched(afterLease - 1_000, afterLease), node -> true))
+        .as("watching again for a second only: a heartbeat may still be on its way").isEmpty();
+    assertThat(endings.due(state, afterLease, NodesView.watched(start, afterLease), node -> true))
+        .extracting(e -> e.getClass().getSimpleName() + " " + e.subject())
+        .containsExactlyInAnyOrder("PeerLost prefill-0", "PeerLost decode-0", "TransferFailed t1");
+  }
+
+  /** What a coordinator that has watched every node event since T0 ends at {@code now}. */
+  private List<FleetEvent> due(long now, java.util.function.Predicate<String> owns) {
+    return endings.due(state, now, NodesView.watched(T0.toEpochMilli(), now), owns);
   }
 
   private static TransferRequested request(String id, Instant deadline) {

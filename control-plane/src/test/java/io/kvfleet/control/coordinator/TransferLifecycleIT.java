@@ -206,6 +206,26 @@ class TransferLifecycleIT {
     assertThat(fleet.state().violations()).isEmpty();
   }
 
+  @Test
+  void declaresNoPeerLostWhileKafkaIsDownForLongerThanTheLeases() throws Exception {
+    fleet.startCoordinator();
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofMillis(500));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofMillis(500));
+    fleet.request("t-before", 1, 1, Duration.ofSeconds(30));
+    fleet.awaitState("a transfer before the outage to complete", WAIT, s -> s.counts().completed() == 1);
+
+    fleet.kafka.stopServer();
+    Thread.sleep(6_000); // four 1.5 s leases: every heartbeat of that time waits in the agents' buffers
+    fleet.kafka.restart();
+    fleet.request("t-after", 1, 1, Duration.ofSeconds(30));
+
+    fleet.awaitState("a transfer after the outage to complete", WAIT, s -> s.counts().completed() == 2);
+    Thread.sleep(3_000); // two more leases: a loss declared late would land by now
+    assertThat(fleet.state().peers()).as("the coordinator could not read the heartbeats; it did not take that"
+        + " for silence").allSatisfy(p -> assertThat(p.status()).isEqualTo(PeerStatus.ALIVE));
+    assertThat(fleet.log.envelopes()).noneMatch(e -> e.data() instanceof PeerLost);
+  }
+
   private static boolean decodeIsLost(FleetState state) {
     return state.peer("decode-0").map(p -> p.status() == PeerStatus.LOST).orElse(false);
   }

@@ -1,0 +1,72 @@
+package io.kvfleet.control.coordinator;
+
+import io.vertx.kafka.client.common.TopicPartition;
+import java.util.Map;
+
+/**
+ * How much of the node events the coordinator has seen: the wall time before which it has read
+ * them all (the time it last asked Kafka for the node topic's end offsets, once everything before
+ * the offsets Kafka answered is folded), and since when it has watched without a break. A lease
+ * runs out only within that watch, so a coordinator cut off from Kafka (a broker restart, a
+ * network partition, a long lag) does not take the heartbeats it could not read for silence; when
+ * it can read again, each peer has a whole lease for its next heartbeat to come through. Owned by
+ * the coordinator's event loop.
+ */
+final class NodesView {
+  /** How often the end offsets are asked for: a lost peer is declared at most this much later. */
+  static final long PROBE_EVERY_MILLIS = 1_000;
+  /** A longer step between two readings is a break in the watch. */
+  static final long BREAK_MILLIS = 3 * PROBE_EVERY_MILLIS;
+
+  private long readUntil = Long.MIN_VALUE;
+  private long watchedSince = Long.MIN_VALUE;
+  private long askedAt = Long.MIN_VALUE;
+  private boolean asking;
+  private Map<TopicPartition, Long> answered;
+  private long answeredFor;
+
+  /** A view that has watched from {@code since} and read everything before {@code until} (for tests). */
+  static NodesView watched(long since, long until) {
+    var view = new NodesView();
+    view.watchedSince = since;
+    view.readUntil = until;
+    return view;
+  }
+
+  /**
+   * Whether a peer whose lease ends at {@code leaseEnd}, of {@code leaseMillis}, is known to have
+   * been silent past it: the end is before what was read, and the watch has lasted a whole lease.
+   */
+  boolean outlived(long leaseEnd, long leaseMillis) {
+    return readUntil != Long.MIN_VALUE && leaseEnd < readUntil && readUntil - watchedSince > leaseMillis;
+  }
+
+  /** Whether to ask for the end offsets now; if so, the caller asks and reports with {@link #answer}. */
+  boolean ask(long now) {
+    if (asking || answered != null || (askedAt != Long.MIN_VALUE && now - askedAt < PROBE_EVERY_MILLIS)) {
+      return false;
+    }
+    asking = true;
+    askedAt = now;
+    return true;
+  }
+
+  /** Kafka's answer to the last question; null when it could not answer (the view stays where it was). */
+  void answer(Map<TopicPartition, Long> ends) {
+    asking = false;
+    answered = ends;
+    answeredFor = askedAt;
+  }
+
+  /** Moves the view on once everything before the answered end offsets is folded. */
+  void check(CatchUp folded) {
+    if (answered == null || !folded.hasRead(answered)) {
+      return;
+    }
+    if (readUntil == Long.MIN_VALUE || answeredFor - readUntil > BREAK_MILLIS) {
+      watchedSince = answeredFor; // the first reading, or the first after a break: the watch starts again
+    }
+    readUntil = Math.max(readUntil, answeredFor);
+    answered = null;
+  }
+}
