@@ -71,6 +71,8 @@ public final class Coordinator extends VerticleBase {
   private final TransferDecider decider;
   /** Requests decided here whose answer the fold has not read yet (dispatch or end). */
   private final Set<String> decided = new HashSet<>();
+  /** Requests whose answer Kafka refused (the publisher's buffer was full): decided again at the next check. */
+  private final Set<String> undecided = new HashSet<>();
   private final WaitingRequests waiting = new WaitingRequests();
   private final Endings endings = new Endings();
   private final NodesView nodesView = new NodesView();
@@ -347,6 +349,7 @@ public final class Coordinator extends VerticleBase {
     if (!waiting.isEmpty()) {
       waiting.retry(decider, state, clock.instant()).forEach(this::act);
     }
+    decideAgain();
     long now = clock.millis();
     nodesView.check(catchUp);
     if (nodesView.ask(now)) {
@@ -356,6 +359,29 @@ public final class Coordinator extends VerticleBase {
   }
 
   private Future<Void> publish(FleetEvent event) {
-    return Future.fromCompletionStage(publisher.publish(event, event.subject()), context).mapEmpty();
+    return Future.fromCompletionStage(publisher.publish(event, event.subject()), context).<Void>mapEmpty()
+        .onFailure(err -> unpublished(event, err));
+  }
+
+  /** Kafka never took {@code event}: forget having decided it, so that the next check decides it again. */
+  private void unpublished(FleetEvent event, Throwable err) {
+    LOG.warn("could not publish {} for {}, deciding it again: {}", event.getClass().getSimpleName(),
+        event.subject(), err.getMessage());
+    switch (event) {
+      case TransferRejected r -> undecided.add(r.transferId());
+      case TransferDispatched d -> undecided.add(d.transferId());
+      default -> endings.unpublished(event);
+    }
+  }
+
+  private void decideAgain() {
+    var again = List.copyOf(undecided);
+    undecided.clear();
+    for (String transferId : again) {
+      decided.remove(transferId);
+      state.transfer(transferId).filter(t -> t.status() == TransferStatus.REQUESTED)
+          .filter(t -> ownership.owns(t.request().sourceNode()))
+          .ifPresent(t -> decide(t.request()));
+    }
   }
 }

@@ -89,6 +89,16 @@ final class Endings {
     goneSince.remove(transferId);
   }
 
+  /** Kafka never took {@code event}, which {@link #due} gave: it is due again at the next check. */
+  void unpublished(FleetEvent event) {
+    switch (event) {
+      case PeerLost l -> lostAnnounced.remove(l.nodeId() + "@" + l.epoch());
+      case TransferFailed f -> endedHere.remove(f.transferId());
+      case TransferTimedOut t -> endedHere.remove(t.transferId());
+      default -> { } // not one of this class's
+    }
+  }
+
   /** How many transfers this holds bookkeeping for (ended here, or seen with a gone peer). */
   int remembered() {
     return endedHere.size() + goneSince.size();

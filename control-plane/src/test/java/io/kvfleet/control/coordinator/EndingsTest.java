@@ -120,6 +120,21 @@ class EndingsTest {
   }
 
   @Test
+  void givesAgainAtTheNextCheckWhatKafkaDidNotTake() {
+    apply("router", 1, request("t-short", T0.plusMillis(500)));
+    long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
+    List<FleetEvent> first = due(afterLease, node -> true);
+    assertThat(first).hasSize(4); // both peers lost, t1 and t-short failed
+
+    first.stream().filter(e -> !(e instanceof PeerLost l && l.nodeId().equals("decode-0")))
+        .forEach(endings::unpublished);
+
+    assertThat(due(afterLease + 200, node -> true)).as("all but the one Kafka took")
+        .extracting(e -> e.getClass().getSimpleName() + " " + e.subject())
+        .containsExactlyInAnyOrder("PeerLost prefill-0", "TransferFailed t1", "TransferFailed t-short");
+  }
+
+  @Test
   void leavesATransferWhoseSourceAnotherCoordinatorOwnsToThatCoordinator() {
     long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
     List<FleetEvent> due = due(afterLease, node -> node.equals("decode-0"));
