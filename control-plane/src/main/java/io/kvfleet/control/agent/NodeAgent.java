@@ -258,7 +258,7 @@ public final class NodeAgent extends VerticleBase {
     Future<FleetEvent> outcome = leaving
         ? Future.succeededFuture(new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.PEER_LEFT,
             0, config.nodeId() + " epoch " + config.epoch() + " is shutting down and takes no new transfers"))
-        : vertx.executeBlocking(() -> dataPlane.transfer(order, this::landElsewhere), true)
+        : vertx.executeBlocking(() -> startInTime(order), true)
             .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
                 request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))));
     Future<FleetEvent> reported = outcome.compose(event -> publish(event, request.transferId()).map(event));
@@ -267,6 +267,21 @@ public final class NodeAgent extends VerticleBase {
       running.remove(reported);
       message.reply(done.succeeded() ? done.result().wireType() : "unpublished");
     });
+  }
+
+  /**
+   * Runs an order unless its deadline passed while it waited behind other work on this node: the
+   * coordinator has timed it out by then, and the router may have given its pages to another
+   * request, so it fails {@code DEADLINE_PASSED} without moving a byte.
+   */
+  private FleetEvent startInTime(TransferOrder order) {
+    var request = order.request();
+    if (request.deadlineMillis() < System.currentTimeMillis()) {
+      return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.DEADLINE_PASSED, 0,
+          "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " passed before "
+              + config.nodeId() + " could start it (it waited behind other transfers); not run");
+    }
+    return dataPlane.transfer(order, this::landElsewhere);
   }
 
   /** The destination's half of a staged chunk, on the landing thread; answers {@code landed} or why not. */

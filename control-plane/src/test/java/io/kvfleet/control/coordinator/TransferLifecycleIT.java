@@ -64,6 +64,31 @@ class TransferLifecycleIT {
   }
 
   @Test
+  void doesNotRunAnOrderWhoseDeadlinePassedWhileItWaitedBehindAnother() throws Exception {
+    fleet.startCoordinator();
+    var stuck = new StuckDataPlane();
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-long", 1, 1, Duration.ofSeconds(60));
+    fleet.request("t-queued", 1, 1, Duration.ofMillis(1500));
+    fleet.awaitState("the queued one to time out", WAIT,
+        s -> s.transfer("t-queued").map(t -> t.status() == TransferStatus.TIMED_OUT).orElse(false));
+
+    stuck.release();
+
+    fleet.awaitState("both to be reported by the agent", WAIT, s -> s.counts().completed() == 1
+        && s.counts().lateOutcomes() == 1);
+    assertThat(fleet.events("t-queued", e -> e instanceof TransferCompleted)).as("not run after its deadline")
+        .isEmpty();
+    assertThat(fleet.events("t-queued", e -> e instanceof TransferFailed)).singleElement()
+        .isInstanceOfSatisfying(TransferFailed.class, f -> {
+          assertThat(f.reason()).isEqualTo(ReasonCodes.DEADLINE_PASSED);
+          assertThat(f.detail()).contains("passed before prefill-0 could start it");
+        });
+    assertThat(fleet.state().violations()).isEmpty();
+  }
+
+  @Test
   void endsInFlightTransfersWithPeerLostWhenAPeerMissesItsLease() throws Exception {
     fleet.startCoordinator();
     fleet.startAgent("prefill-0", 1, new StuckDataPlane(), Duration.ofSeconds(1));
