@@ -12,6 +12,7 @@ import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.control.KvfleetException;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -24,6 +25,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One node's agent: joins the fleet with a new epoch, registers the node's buffers, heartbeats,
@@ -35,11 +38,15 @@ import java.util.concurrent.TimeoutException;
  * heartbeating meanwhile), then leaves the fleet. A crashed agent does none of this.
  */
 public final class NodeAgent extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
   private final AgentConfig config;
   private final DataPlane dataPlane;
   private final EventPublisher publisher;
   /** How long a worker's registration waits for Kafka before it is answered as pending. */
   static final Duration DURABLE_WAIT = Duration.ofSeconds(5);
+  /** How often an outcome the full event buffer refused is offered again. */
+  static final Duration OUTCOME_RETRY = Duration.ofSeconds(1);
 
   private long heartbeatTimer = -1;
   private MessageConsumer<String> orders;
@@ -136,8 +143,8 @@ public final class NodeAgent extends VerticleBase {
    */
   public Future<RegistrationAnswer> register(List<Component> components) {
     int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4;
-    if (publisher.waiting() + expected > EventPublisher.DEFAULT_CAPACITY) {
-      return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), EventPublisher.DEFAULT_CAPACITY));
+    if (publisher.waiting() + expected > publisher.capacity()) {
+      return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), publisher.capacity()));
     }
     String batch = config.nodeId() + "@" + config.epoch() + "/" + System.nanoTime();
     return vertx.executeBlocking(() -> registerAll(components), true)
@@ -153,7 +160,7 @@ public final class NodeAgent extends VerticleBase {
   }
 
   private Future<RegistrationAnswer> answer(List<FleetEvent> outcomes, String correlationId) {
-    var published = Future.all(outcomes.stream().map(e -> publish(e, correlationId)).toList());
+    var published = Future.all(outcomes.stream().map(e -> publishOutcome(e, correlationId)).toList());
     return published.timeout(DURABLE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
         .map(done -> RegistrationAnswer.of(outcomes, true, publisher.waiting()))
         .recover(slow -> Future.succeededFuture(RegistrationAnswer.of(outcomes, false, publisher.waiting())));
@@ -261,7 +268,7 @@ public final class NodeAgent extends VerticleBase {
         : vertx.executeBlocking(() -> startInTime(order), true)
             .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
                 request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))));
-    Future<FleetEvent> reported = outcome.compose(event -> publish(event, request.transferId()).map(event));
+    Future<FleetEvent> reported = outcome.compose(event -> publishOutcome(event, request.transferId()).map(event));
     running.add(reported);
     reported.onComplete(done -> {
       running.remove(reported);
@@ -328,5 +335,23 @@ public final class NodeAgent extends VerticleBase {
 
   private Future<Void> publish(FleetEvent event, String correlationId) {
     return Future.fromCompletionStage(publisher.publish(event, correlationId), context).mapEmpty();
+  }
+
+  /**
+   * Publishes an outcome (of a registration or a transfer), which must reach the log: when the
+   * publisher's buffer is full (Kafka has been away a while) it is offered again every {@code
+   * OUTCOME_RETRY} until Kafka takes it, unless the agent crashed.
+   */
+  private Future<Void> publishOutcome(FleetEvent event, String correlationId) {
+    return publish(event, correlationId).recover(refused -> {
+      boolean bufferFull = refused instanceof KvfleetException || refused.getCause() instanceof KvfleetException;
+      if (crashed || !bufferFull) {
+        return Future.failedFuture(refused);
+      }
+      LOG.warn("{} {} waits: {}", event.wireType(), event.subject(), refused.getMessage());
+      Promise<Void> later = Promise.promise();
+      vertx.setTimer(OUTCOME_RETRY.toMillis(), t -> publishOutcome(event, correlationId).onComplete(later));
+      return later.future();
+    });
   }
 }

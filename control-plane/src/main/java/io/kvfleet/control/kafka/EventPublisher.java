@@ -99,6 +99,11 @@ public final class EventPublisher implements AutoCloseable {
     return waiting.get();
   }
 
+  /** How many events may wait for Kafka before new ones are refused. */
+  public int capacity() {
+    return capacity;
+  }
+
   public String producerId() {
     return producerId;
   }

@@ -47,6 +47,7 @@ final public class Fleet implements AutoCloseable {
   private final EventPublisher router;
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private int coordinators;
+  private int agentEventCapacity = EventPublisher.DEFAULT_CAPACITY;
 
   Fleet() {
     FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
@@ -112,11 +113,17 @@ final public class Fleet implements AutoCloseable {
   String startAgent(String nodeId, long epoch, DataPlane dataPlane, Duration heartbeat, int httpPort,
       List<Component> components, RegistrationPolicy policy) throws Exception {
     var config = new AgentConfig(nodeId, epoch, "127.0.0.1", components, policy, heartbeat, httpPort);
-    var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC()));
+    var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC(),
+        agentEventCapacity));
     own(dataPlane);
     var agent = new NodeAgent(config, dataPlane, events);
     agents.put(nodeId, agent);
     return await(vertx.deployVerticle(agent));
+  }
+
+  /** Agents started from now on may keep this many events waiting for Kafka before they refuse more. */
+  void agentEventCapacity(int capacity) {
+    agentEventCapacity = capacity;
   }
 
   /** Publishes {@code event} as {@code producer} at {@code epoch}, sequence 1 (one-off writers). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.control.agent.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
+import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
@@ -86,6 +87,29 @@ class TransferLifecycleIT {
           assertThat(f.detail()).contains("passed before prefill-0 could start it");
         });
     assertThat(fleet.state().violations()).isEmpty();
+  }
+
+  @Test
+  void publishesAnOutcomeItsFullEventBufferRefusedOnceKafkaIsBack() throws Exception {
+    fleet.startCoordinator();
+    var stuck = new StuckDataPlane();
+    fleet.agentEventCapacity(3);
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofMillis(100));
+    fleet.agentEventCapacity(EventPublisher.DEFAULT_CAPACITY);
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-held", 1, 1, Duration.ofMinutes(5));
+    fleet.awaitState("the transfer to be dispatched", WAIT,
+        s -> s.transfer("t-held").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
+
+    fleet.kafka.stopServer();
+    Thread.sleep(1_000); // ten heartbeats fill prefill-0's buffer of three
+    stuck.release(); // the transfer completes now: the full buffer refuses its outcome
+    Thread.sleep(2_000);
+    fleet.kafka.restart();
+
+    fleet.awaitState("the refused outcome to land once Kafka is back", WAIT,
+        s -> s.transfer("t-held").map(t -> t.status() == TransferStatus.COMPLETED).orElse(false));
+    assertThat(fleet.events("t-held", e -> e instanceof TransferCompleted)).hasSize(1);
   }
 
   @Test
