@@ -28,11 +28,11 @@ import io.vertx.kafka.client.consumer.KafkaConsumer;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,18 +68,13 @@ public final class Coordinator extends VerticleBase {
   private Snapshotting snapshots = Snapshotting.NONE;
   private String startedFrom = "";
   private final Promise<Void> caughtUp = Promise.promise();
-  private final TransferDecider decider;
-  /** Requests decided here whose answer the fold has not read yet (dispatch or end). */
-  private final Set<String> decided = new HashSet<>();
-  /** Requests whose answer Kafka refused (the publisher's buffer was full): decided again at the next check. */
-  private final Set<String> undecided = new HashSet<>();
-  private final WaitingRequests waiting = new WaitingRequests();
+  private final Decisions decisions;
   private final Endings endings = new Endings();
   private final NodesView nodesView = new NodesView();
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
-  private KafkaConsumer<String, Decoded> transfers;
+  private TransferGroup transfers;
   private String group;
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
@@ -88,7 +83,7 @@ public final class Coordinator extends VerticleBase {
     this.bootstrapServers = bootstrapServers;
     this.publisher = publisher;
     this.clock = clock;
-    this.decider = new TransferDecider(publisher.producerId());
+    this.decisions = new Decisions(new TransferDecider(publisher.producerId()));
   }
 
   /**
@@ -133,7 +128,7 @@ public final class Coordinator extends VerticleBase {
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
-              .collect(java.util.stream.Collectors.toUnmodifiableSet());
+              .collect(Collectors.toUnmodifiableSet());
           // Records flow only now: none may be folded before a snapshot's state is in place.
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
@@ -141,23 +136,15 @@ public final class Coordinator extends VerticleBase {
         .compose(ends -> group == null ? Future.succeededFuture() : joinGroup());
   }
 
-  /** Subscribes to the transfers topic in the coordinators' consumer group. */
+  /** Joins the coordinators' consumer group on the transfers topic. */
   private Future<?> joinGroup() {
-    transfers = KafkaConsumer.create(vertx, LogReader.groupConfig(bootstrapServers, publisher.producerId(), group),
-        new StringDeserializer(), new EnvelopeDeserializer());
-    transfers.handler(this::onRecord);
-    transfers.partitionsRevokedHandler(revoked -> revoked.forEach(tp -> release(tp.getPartition())));
-    transfers.partitionsAssignedHandler(assigned -> transfers.endOffsets(assigned).onSuccess(ends ->
-        ends.forEach((tp, end) -> {
-          if (ownership.assigned(tp.getPartition(), end)) {
-            decidePartition(tp.getPartition());
+    transfers = new TransferGroup(vertx, bootstrapServers, publisher.producerId(), group);
+    return transfers.join(partitions -> ownership = Ownership.group(partitions), this::onRecord,
+        (partition, end) -> {
+          if (ownership.assigned(partition, end)) {
+            decidePartition(partition);
           }
-        })));
-    return transfers.partitionsFor(Topics.TRANSFERS)
-        .compose(infos -> {
-          ownership = Ownership.group(infos.size());
-          return transfers.subscribe(Topics.TRANSFERS);
-        });
+        }, this::release);
   }
 
   /** Takes over a snapshot's state and order, if it belongs to this log, and seeks past what it covers. */
@@ -218,8 +205,8 @@ public final class Coordinator extends VerticleBase {
         settled(e.envelope().data());
         if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r && ownership.owns(r.sourceNode())) {
           decide(r);
-        } else if (catchUp.isDone() && record.topic().equals(Topics.NODES) && !waiting.isEmpty()) {
-          waiting.retry(decider, state, clock.instant()).forEach(this::act);
+        } else if (catchUp.isDone() && record.topic().equals(Topics.NODES)) {
+          decisions.waitingDue(state, clock.instant()).forEach(this::act);
         }
       }
       case Decoded.Malformed m -> {
@@ -232,8 +219,8 @@ public final class Coordinator extends VerticleBase {
   /** Drops what the fold now answers from the sets that bridge the time until it does, so they stay small. */
   private void settled(FleetEvent event) {
     switch (event) {
-      case TransferDispatched d -> decided.remove(d.transferId());
-      case TransferRejected r -> decided.remove(r.transferId());
+      case TransferDispatched d -> decisions.settled(d.transferId());
+      case TransferRejected r -> decisions.settled(r.transferId());
       case TransferCompleted c -> ended(c.transferId());
       case TransferFailed f -> ended(f.transferId());
       case TransferTimedOut t -> ended(t.transferId());
@@ -242,7 +229,7 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void ended(String transferId) {
-    decided.remove(transferId);
+    decisions.settled(transferId);
     endings.ended(transferId);
   }
 
@@ -292,20 +279,12 @@ public final class Coordinator extends VerticleBase {
     if (transfer.status() == TransferStatus.REQUESTED) {
       decide(transfer.request());
     } else {
-      decider.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
+      decisions.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
     }
   }
 
   private void decide(TransferRequested request) {
-    if (!decided.add(request.transferId())) {
-      return;
-    }
-    var decision = decider.decide(state, request, clock.instant());
-    if (decision instanceof Decision.Wait wait) {
-      waiting.add(request, wait, clock.instant());
-    } else {
-      act(decision);
-    }
+    decisions.decide(state, request, clock.instant()).ifPresent(this::act);
   }
 
   private void act(Decision decision) {
@@ -316,10 +295,7 @@ public final class Coordinator extends VerticleBase {
     switch (decision) {
       case Decision.Reject r -> publish(r.event());
       case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
-      case Decision.AlreadyAnswered a -> {
-        LOG.info("duplicate request {} already answered", a.transferId());
-        decided.remove(a.transferId()); // nothing of this one will be folded to settle it
-      }
+      case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
       case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
     }
   }
@@ -346,10 +322,7 @@ public final class Coordinator extends VerticleBase {
     if (!catchUp.isDone()) {
       return;
     }
-    if (!waiting.isEmpty()) {
-      waiting.retry(decider, state, clock.instant()).forEach(this::act);
-    }
-    decideAgain();
+    decisions.due(state, ownership::owns, clock.instant()).forEach(this::act);
     long now = clock.millis();
     nodesView.check(catchUp);
     if (nodesView.ask(now)) {
@@ -368,20 +341,9 @@ public final class Coordinator extends VerticleBase {
     LOG.warn("could not publish {} for {}, deciding it again: {}", event.getClass().getSimpleName(),
         event.subject(), err.getMessage());
     switch (event) {
-      case TransferRejected r -> undecided.add(r.transferId());
-      case TransferDispatched d -> undecided.add(d.transferId());
+      case TransferRejected r -> decisions.refused(r.transferId());
+      case TransferDispatched d -> decisions.refused(d.transferId());
       default -> endings.unpublished(event);
-    }
-  }
-
-  private void decideAgain() {
-    var again = List.copyOf(undecided);
-    undecided.clear();
-    for (String transferId : again) {
-      decided.remove(transferId);
-      state.transfer(transferId).filter(t -> t.status() == TransferStatus.REQUESTED)
-          .filter(t -> ownership.owns(t.request().sourceNode()))
-          .ifPresent(t -> decide(t.request()));
     }
   }
 }

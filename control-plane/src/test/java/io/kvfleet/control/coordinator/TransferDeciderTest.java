@@ -169,21 +169,21 @@ class TransferDeciderTest {
     });
   }
 
-  private static PeerJoined joined(String node, long epoch, String backend) {
+  static PeerJoined joined(String node, long epoch, String backend) {
     var capability = new BackendCapability(backend, true, "1", List.of(MemoryType.DRAM), List.of("tcp"), "");
     return new PeerJoined(node, epoch, "127.0.0.1", "addr-" + node, List.of(capability));
   }
 
-  private static RegionRegistered registered(String node, long epoch, String region, long page, String backend) {
+  static RegionRegistered registered(String node, long epoch, String region, long page, String backend) {
     var spec = new RegionSpec(region, RegionKind.KV, MemoryType.DRAM, -1, 0x1000, 64 * PAGE, page, "kv_data", 0);
     return new RegionRegistered(node, epoch, spec, backend, "rkey-" + node + "-" + region);
   }
 
-  private static ByteRange range(long from, long to, long length) {
+  static ByteRange range(long from, long to, long length) {
     return new ByteRange(from, to, length);
   }
 
-  private static TransferRequested request(String id, long sourceEpoch, long destinationEpoch, ByteRange... ranges) {
+  static TransferRequested request(String id, long sourceEpoch, long destinationEpoch, ByteRange... ranges) {
     return new TransferRequested(id, "prefill-0", sourceEpoch, "kv", "decode-0", destinationEpoch, "kv",
         TransferOp.WRITE, List.of(ranges), NOW.plusSeconds(10).toEpochMilli(), false);
   }

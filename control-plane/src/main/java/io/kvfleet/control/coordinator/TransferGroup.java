@@ -1,0 +1,92 @@
+package io.kvfleet.control.coordinator;
+
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.IntConsumer;
+import java.util.function.ObjLongConsumer;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A coordinator's membership in the group of coordinators that share the transfers topic: it
+ * reads the partitions Kafka assigns it, and says which it took over (with the end offset it
+ * must read before deciding for them) and which it lost. Runs on the coordinator's event loop.
+ */
+final class TransferGroup {
+  private static final Logger LOG = LoggerFactory.getLogger(TransferGroup.class);
+  /** How long to wait before asking Kafka again for the end offsets of assigned partitions. */
+  private static final long ASK_AGAIN_MILLIS = 1_000;
+
+  private final Vertx vertx;
+  private final KafkaConsumer<String, Decoded> consumer;
+  /** Partitions assigned here whose end offsets are not known yet. */
+  private final Set<TopicPartition> takingOver = new HashSet<>();
+
+  TransferGroup(Vertx vertx, String bootstrapServers, String coordinatorId, String group) {
+    this.vertx = vertx;
+    this.consumer = KafkaConsumer.create(vertx, LogReader.groupConfig(bootstrapServers, coordinatorId, group),
+        new StringDeserializer(), new EnvelopeDeserializer());
+  }
+
+  /**
+   * Joins: {@code partitions} hears how many partitions the topic has before any record comes,
+   * {@code records} gets every record read, {@code assigned} each partition taken over and its end
+   * offset, {@code revoked} each partition lost.
+   */
+  Future<?> join(IntConsumer partitions, Handler<KafkaConsumerRecord<String, Decoded>> records,
+      ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
+    consumer.handler(records);
+    consumer.partitionsRevokedHandler(lost -> lost.forEach(tp -> {
+      takingOver.remove(tp);
+      revoked.accept(tp.getPartition());
+    }));
+    consumer.partitionsAssignedHandler(taken -> {
+      takingOver.addAll(taken);
+      takeOver(taken, assigned);
+    });
+    return consumer.partitionsFor(Topics.TRANSFERS).compose(infos -> {
+      partitions.accept(infos.size());
+      return consumer.subscribe(Topics.TRANSFERS);
+    });
+  }
+
+  Future<?> close() {
+    return consumer.close();
+  }
+
+  /**
+   * Hands over newly assigned partitions once their end offsets are known. When Kafka cannot say
+   * (a broker flapping during the rebalance) it asks again for those still assigned, rather than
+   * leave partitions with an owner that decides nothing for them.
+   */
+  private void takeOver(Set<TopicPartition> taken, ObjLongConsumer<Integer> assigned) {
+    consumer.endOffsets(taken).onComplete(ends -> {
+      if (ends.failed()) {
+        LOG.warn("no end offsets for transfer partitions {}, asking again: {}", taken, ends.cause().getMessage());
+        vertx.setTimer(ASK_AGAIN_MILLIS, t -> {
+          var still = taken.stream().filter(takingOver::contains).collect(Collectors.toSet());
+          if (!still.isEmpty()) {
+            takeOver(still, assigned);
+          }
+        });
+        return;
+      }
+      ends.result().forEach((tp, end) -> {
+        if (takingOver.remove(tp)) {
+          assigned.accept(tp.getPartition(), end);
+        }
+      });
+    });
+  }
+}
