@@ -6,12 +6,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** Runs the {@code kvfleet} command line in this JVM and keeps what it printed. */
-final class Cli {
-  record Run(int exitCode, String out, String err) {}
+public final class Cli {
+  public record Run(int exitCode, String out, String err) {}
 
   private Cli() {}
 
-  static synchronized Run run(String... args) {
+  public static synchronized Run run(String... args) {
     var out = new ByteArrayOutputStream();
     var err = new ByteArrayOutputStream();
     PrintStream stdout = System.out;
