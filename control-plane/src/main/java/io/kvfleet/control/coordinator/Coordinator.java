@@ -83,7 +83,7 @@ public final class Coordinator extends VerticleBase {
     this.bootstrapServers = bootstrapServers;
     this.publisher = publisher;
     this.clock = clock;
-    this.decisions = new Decisions(new TransferDecider(publisher.producerId()));
+    this.decisions = new Decisions(new TransferDecider(publisher.producerId(), endings::declaredLost));
   }
 
   /**

@@ -99,6 +99,11 @@ final class Endings {
     }
   }
 
+  /** Whether this coordinator declared {@code nodeId} epoch {@code epoch} lost (its state may not show it yet). */
+  boolean declaredLost(String nodeId, long epoch) {
+    return lostAnnounced.contains(nodeId + "@" + epoch);
+  }
+
   /** How many transfers this holds bookkeeping for (ended here, or seen with a gone peer). */
   int remembered() {
     return endedHere.size() + goneSince.size();

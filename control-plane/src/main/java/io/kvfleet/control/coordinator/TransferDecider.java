@@ -24,6 +24,7 @@ import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 /**
  * Validates a transfer request against the fleet state and decides: reject with a reason, or
@@ -31,9 +32,20 @@ import java.util.Optional;
  */
 final class TransferDecider {
   private final String coordinatorId;
+  private final BiPredicate<String, Long> declaredLostHere;
 
+  /** A decider that takes every peer the state shows alive for alive. */
   TransferDecider(String coordinatorId) {
+    this(coordinatorId, (node, epoch) -> false);
+  }
+
+  /**
+   * A decider that also takes for lost the incarnations {@code declaredLostHere} names: this
+   * coordinator has published their loss, and its state has not read it back yet.
+   */
+  TransferDecider(String coordinatorId, BiPredicate<String, Long> declaredLostHere) {
     this.coordinatorId = coordinatorId;
+    this.declaredLostHere = declaredLostHere;
   }
 
   Decision decide(FleetState state, TransferRequested request, Instant now) {
@@ -117,7 +129,7 @@ final class TransferDecider {
     return Optional.empty();
   }
 
-  private static Optional<Problem> peerProblem(FleetState state, String nodeId, long epoch) {
+  private Optional<Problem> peerProblem(FleetState state, String nodeId, long epoch) {
     var peer = state.peer(nodeId);
     if (peer.isEmpty()) {
       return Optional.of(Problem.perhapsBehind(UNKNOWN_PEER, "no node " + nodeId + " has joined"));
@@ -132,6 +144,10 @@ final class TransferDecider {
     }
     if (peer.get().status() != PeerStatus.ALIVE) {
       return Optional.of(new Problem(PEER_NOT_ALIVE, nodeId + " epoch " + epoch + " is " + peer.get().status()));
+    }
+    if (declaredLostHere.test(nodeId, epoch)) {
+      return Optional.of(new Problem(PEER_NOT_ALIVE, nodeId + " epoch " + epoch + " missed its lease and was"
+          + " declared lost"));
     }
     return Optional.empty();
   }

@@ -80,6 +80,18 @@ class TransferDeciderTest {
   }
 
   @Test
+  void rejectsATransferToAPeerItDeclaredLostBeforeItsStateReadTheLoss() {
+    var deciding = new TransferDecider("coordinator-t", (node, epoch) -> node.equals("decode-0") && epoch == 4);
+    twoLiveNodes();
+
+    var decision = deciding.decide(FleetState.fold(log), request("t1", 3, 4, range(0, 0, PAGE)), NOW);
+
+    assertRejected(decision, ReasonCodes.PEER_NOT_ALIVE);
+    assertThat(((Decision.Reject) decision).event().detail()).isEqualTo("decode-0 epoch 4 missed its lease and was"
+        + " declared lost");
+  }
+
+  @Test
   void waitsForTheRegistrationOfAnUnregisteredRegion() {
     var request = new TransferRequested("t1", "prefill-0", 3, "kv", "decode-0", 4, "state-7", TransferOp.WRITE,
         List.of(range(0, 0, PAGE)), NOW.plusSeconds(10).toEpochMilli(), false);
