@@ -13,8 +13,13 @@ public final class KvfleetException extends RuntimeException {
 
   /** Kafka did not answer in time. */
   public static KvfleetException kafkaUnreachable(String bootstrapServers, Throwable cause) {
-    return new KvfleetException(
-        "Kafka at " + bootstrapServers + " did not answer: " + cause.getMessage(), cause);
+    Throwable root = cause instanceof java.util.concurrent.ExecutionException && cause.getCause() != null
+        ? cause.getCause() : cause;
+    boolean silent = root instanceof java.util.concurrent.TimeoutException
+        || root instanceof org.apache.kafka.common.errors.TimeoutException;
+    String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    return new KvfleetException("Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why,
+        cause);
   }
 
   /** Too many events are waiting for Kafka: refuse new work rather than drop anything. */

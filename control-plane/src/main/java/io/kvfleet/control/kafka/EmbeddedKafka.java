@@ -5,10 +5,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +39,8 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final int brokerPort;
   private final int controllerPort;
   private KafkaRaftServer server;
+  /** Held while this broker owns {@link #dataDir}: a second broker on it would wreck the first. */
+  private FileChannel lock;
 
   private EmbeddedKafka(Path dataDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
     this.dataDir = dataDir;
@@ -59,7 +65,13 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka start(Path dataDir, boolean deleteOnClose, int port) {
     var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port, freePort());
-    kafka.startServer();
+    kafka.lockDataDir();
+    try {
+      kafka.startServer();
+    } catch (RuntimeException e) {
+      kafka.unlockDataDir();
+      throw e;
+    }
     return kafka;
   }
 
@@ -91,8 +103,41 @@ public final class EmbeddedKafka implements AutoCloseable {
   @Override
   public void close() {
     stopServer();
+    unlockDataDir();
     if (deleteOnClose) {
       deleteTree(dataDir);
+    }
+  }
+
+  private void lockDataDir() {
+    try {
+      Files.createDirectories(dataDir);
+      lock = FileChannel.open(dataDir.resolve("kvfleet-broker.lock"), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE);
+      if (lock.tryLock() == null) {
+        throw inUse();
+      }
+    } catch (OverlappingFileLockException e) {
+      throw inUse(); // a broker in this JVM has it
+    } catch (IOException e) {
+      throw KvfleetException.kafkaStartFailed("cannot use " + dataDir + " for Kafka's data", e);
+    }
+  }
+
+  private KvfleetException inUse() {
+    unlockDataDir();
+    return KvfleetException.badInput(dataDir + " is in use by another running broker: stop it first, or choose"
+        + " another --data-dir");
+  }
+
+  private void unlockDataDir() {
+    if (lock != null) {
+      try {
+        lock.close();
+      } catch (IOException e) {
+        // closing releases the lock; nothing else to do
+      }
+      lock = null;
     }
   }
 
@@ -100,7 +145,19 @@ public final class EmbeddedKafka implements AutoCloseable {
     var config = new KafkaConfig(brokerProperties(), false);
     formatIfNew(config);
     server = new KafkaRaftServer(config, Time.SYSTEM);
-    server.startup();
+    try {
+      server.startup();
+    } catch (RuntimeException e) {
+      server.shutdown();
+      server = null;
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof BindException) {
+          throw KvfleetException.badInput("cannot listen on " + bootstrapServers() + ": the port is in use"
+              + " (choose another --port)");
+        }
+      }
+      throw e;
+    }
   }
 
   private Map<String, String> brokerProperties() {
