@@ -1,5 +1,6 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.console.EventLine;
 import io.kvfleet.control.demo.DemoFleet;
 import io.kvfleet.control.kafka.EmbeddedKafka;
@@ -15,7 +16,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code kvfleet demo}: a prefill/decode fleet on a real (embedded) Kafka, printing every event. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
@@ -31,7 +34,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Embedded broker's data folder (default: a temporary folder)")
   Path dataDir;
 
-  @Option(names = "--rate", defaultValue = "5", description = "Transfer requests per second (default: ${DEFAULT-VALUE})")
+  @Option(names = "--rate", defaultValue = "5", description = "Transfer requests per second, 1 to 1000 (default: ${DEFAULT-VALUE})")
   int rate;
 
   @Option(names = "--crash-node", description = "Failure injection: this node's agent goes silent, as if killed "
@@ -44,8 +47,11 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
   short replicationFactor;
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    checkOptions();
     System.out.println("kvfleet demo: Kafka's and Vert.x's logs go to " + Kvfleet.logFile());
     EmbeddedKafka kafka = null;
     if (bootstrapServers == null) {
@@ -64,7 +70,14 @@ final class DemoCommand implements Callable<Integer> {
     }));
     var state = new FleetState();
     var malformed = new AtomicLong();
-    try (var tail = EventTail.start(bootstrapServers, Topics.ALL, r -> show(r, state, malformed))) {
+    // This run's events only, also on a broker that kept an earlier run's log (--data-dir, --bootstrap-servers).
+    try (var tail = EventTail.startFromNow(bootstrapServers, Topics.ALL, r -> show(r, state, malformed))) {
+      if (tail.recordsBefore() > 0) {
+        System.out.printf("kvfleet demo: the log already holds %,d records of an earlier run; only this run's are"
+            + " shown. Its transfer ids (t-0, t-1, ...) repeat that run's: the coordinator answers a repeated id as a"
+            + " duplicate until it forgets the first (10 min after it ended). Use a new --data-dir for a clean run.%n",
+            tail.recordsBefore());
+      }
       try (var fleet = new DemoFleet(bootstrapServers)) {
         fleet.start(rate);
         if (crashNode != null) {
@@ -85,6 +98,24 @@ final class DemoCommand implements Callable<Integer> {
     System.out.println(summary(state, malformed.get()));
     finished.countDown();
     return 0;
+  }
+
+  /** Refuses what would only fail, or be silently ignored, after the fleet started. */
+  private void checkOptions() {
+    var given = spec.commandLine().getParseResult();
+    if (rate < 1 || rate > DemoFleet.MAX_RATE) {
+      throw KvfleetException.badInput("--rate must be 1 to " + DemoFleet.MAX_RATE + " requests per second, not " + rate);
+    }
+    if (crashNode != null && !DemoFleet.NODES.contains(crashNode)) {
+      throw KvfleetException.badInput("--crash-node " + crashNode + ": the demo's nodes are " + DemoFleet.NODES);
+    }
+    if (crashNode == null && given.hasMatchedOption("--crash-after")) {
+      throw KvfleetException.badInput("--crash-after needs --crash-node (which node to crash)");
+    }
+    if (bootstrapServers == null && given.hasMatchedOption("--replication-factor")) {
+      throw KvfleetException.badInput("--replication-factor is for an external cluster (--bootstrap-servers);"
+          + " the embedded broker is a single node");
+    }
   }
 
   private static synchronized void show(

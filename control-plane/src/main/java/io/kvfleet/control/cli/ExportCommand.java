@@ -38,7 +38,8 @@ final class ExportCommand implements Callable<Integer> {
   @Option(names = "--until", description = "Only records with a timestamp at or before this time")
   String until;
 
-  @Option(names = "--partition", description = "Only these offsets of a partition, e.g. kvfleet.nodes-0:100..200 (repeatable)")
+  @Option(names = "--partition", description = "Narrow one partition to these offsets, e.g. kvfleet.nodes-0:100..200"
+      + " (repeatable; partitions not named are exported whole, unless --topic leaves them out)")
   List<String> partitions = new ArrayList<>();
 
   @Option(names = "--node", description = "Only records about this node: its life, its regions, its transfers either way")
@@ -56,21 +57,33 @@ final class ExportCommand implements Callable<Integer> {
         ranges.put(range.partitionKey(), range);
       });
       var options = new Exporter.Options(bootstrapServers, topics, ranges, time(since), time(until), node);
+      var folder = output.toAbsolutePath().getParent();
+      if (folder != null && !java.nio.file.Files.isDirectory(folder)) {
+        throw KvfleetException.badInput("cannot write " + output + ": its folder does not exist");
+      }
       var summary = Exporter.export(options, output, Clock.systemUTC(), !json);
       if (json) {
         System.out.println(ReplayJson.pretty(summary));
       } else {
         System.out.printf("exported %,d records %s (%,d malformed) from %s to %s into %s (%,d bytes compressed) in %.1f s%n",
-            summary.records(), summary.byTopic(), summary.malformed(), summary.first(), summary.last(),
+            summary.records(), summary.byTopic(), summary.malformed(), orNone(summary.first()), orNone(summary.last()),
             summary.file(), summary.fileBytes(), summary.elapsed().toMillis() / 1000.0);
         System.out.println("offsets: " + summary.header().startOffsets() + " up to " + summary.header().endOffsets()
             + "; filter: " + summary.header().filter());
+        if (summary.records() == 0) {
+          System.err.println("kvfleet export: no record matched the filter" + (node == null ? "" : " (does node "
+              + node + " appear in the log?)") + "; the file holds only the header");
+        }
       }
       return 0;
     } catch (KvfleetException | IllegalArgumentException e) {
       System.err.println("kvfleet export: " + e.getMessage());
       return 2;
     }
+  }
+
+  private static Object orNone(Object time) {
+    return time == null ? "-" : time;
   }
 
   static Instant time(String text) {

@@ -69,6 +69,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try {
+      if (maxAnomalies < 0) {
+        throw new IllegalArgumentException("--max-anomalies must not be negative: " + maxAnomalies);
+      }
       if (keepEnded != null && (checkSnapshot != null || fromSnapshot != null)) {
         throw new IllegalArgumentException("--keep-ended cannot change a snapshot's window; leave it out with "
             + (checkSnapshot != null ? "--check-snapshot" : "--from-snapshot"));

@@ -25,6 +25,10 @@ import java.util.concurrent.TimeUnit;
 public final class DemoFleet implements AutoCloseable {
   static final String PREFILL = "prefill-0";
   static final String DECODE = "decode-0";
+  /** The demo's nodes. */
+  public static final List<String> NODES = List.of(PREFILL, DECODE);
+  /** The most transfer requests per second the demo's workload sends (one per millisecond). */
+  public static final int MAX_RATE = 1000;
   static final String COORDINATOR = "coordinator-0";
 
   private final String bootstrapServers;

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -20,6 +21,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class EventTail implements AutoCloseable {
   private final KafkaConsumer<String, Decoded> consumer;
   private final Thread thread;
+  private long before;
 
   private EventTail(String bootstrapServers, Collection<String> topics,
       Consumer<ConsumerRecord<String, Decoded>> sink) {
@@ -39,6 +41,29 @@ public final class EventTail implements AutoCloseable {
     var tail = new EventTail(bootstrapServers, topics, sink);
     tail.thread.start();
     return tail;
+  }
+
+  /**
+   * Starts reading {@code topics} from where they end now: every record written after this returns
+   * is read, none written before (a demo on a broker that kept an earlier run's log shows this run).
+   */
+  public static EventTail startFromNow(String bootstrapServers, Collection<String> topics,
+      Consumer<ConsumerRecord<String, Decoded>> sink) {
+    var tail = new EventTail(bootstrapServers, topics, sink);
+    var partitions = topics.stream().flatMap(t -> tail.consumer.partitionsFor(t, Duration.ofSeconds(30)).stream())
+        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    tail.consumer.unsubscribe();
+    tail.consumer.assign(partitions);
+    tail.consumer.seekToEnd(partitions);
+    // Fixes the positions now, before anything else is written.
+    tail.before = partitions.stream().mapToLong(tail.consumer::position).sum();
+    tail.thread.start();
+    return tail;
+  }
+
+  /** How many records the topics held before a tail {@link #startFromNow started from now}; 0 for others. */
+  public long recordsBefore() {
+    return before;
   }
 
   private void loop(Consumer<ConsumerRecord<String, Decoded>> sink) {

@@ -2,6 +2,7 @@ package io.kvfleet.control.replay;
 
 import static java.util.Objects.requireNonNull;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
 import java.io.IOException;
@@ -98,8 +99,10 @@ public final class Exporter {
       }
       return new Summary(file, count[1], count[2], byTopic, times[0], times[1], fileBytes,
           Duration.ofNanos(System.nanoTime() - started), header);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
+    } catch (IOException | UncheckedIOException e) {
+      Throwable why = e instanceof UncheckedIOException u ? u.getCause() : e;
+      throw KvfleetException.badInput("cannot write " + file + ": " + (why instanceof java.nio.file.NoSuchFileException
+          ? "its folder does not exist" : why.getClass().getSimpleName() + " " + why.getMessage()));
     }
   }
 

@@ -4,9 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.control.replay.Cli;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** A mistake the user can act on ends in one line saying what, and exit code 2, never a stack trace. */
 class UserErrorsTest {
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "demo --rate 0 | --rate must be 1 to 1000 requests per second, not 0",
+      "demo --rate 5000 | --rate must be 1 to 1000 requests per second, not 5000",
+      "demo --crash-node nosuch-0 | --crash-node nosuch-0: the demo's nodes are [prefill-0, decode-0]",
+      "demo --crash-after 5s | --crash-after needs --crash-node (which node to crash)",
+      "demo --replication-factor 3 | --replication-factor is for an external cluster (--bootstrap-servers)",
+      "replay --file x.jsonl.zst --max-anomalies -1 | --max-anomalies must not be negative: -1",
+      "export --bootstrap-servers 127.0.0.1:1 -o /no/such/folder/x.jsonl.zst | cannot write /no/such/folder/x.jsonl.zst:"
+          + " its folder does not exist"})
+  void refusesOptionsThatCouldOnlyFailLaterBeforeStartingAnything(String command, String message) {
+    var run = Cli.run(command.split(" "));
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains(message).doesNotContain("\tat ");
+    assertThat(run.out()).as("nothing started").doesNotContain("embedded Kafka broker");
+  }
+
   @Test
   void anUnresolvableClusterHostIsNamedEvenThoughItFailsInsideAFuture() {
     var run = Cli.run("node", "--id", "prefill-0", "--bootstrap-servers", "127.0.0.1:1",

@@ -15,7 +15,9 @@ final class KvfleetProcess implements AutoCloseable {
   /** JVM flags the launcher uses; Hazelcast wants the opens. */
   static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
       "--sun-misc-unsafe-memory-access=allow", "-Xmx512m",
-      "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-modules", "java.se", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
       "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED");
 
   private final String name;
