@@ -1,6 +1,7 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.cluster.ClusteredVertx;
+import io.kvfleet.control.kafka.FleetTopics;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,15 @@ final class ClusterOptions {
   @Option(names = "--cluster-members", split = ",", defaultValue = "127.0.0.1",
       description = "Other members to contact, comma-separated (default: ${DEFAULT-VALUE})")
   List<String> members;
+
+  /**
+   * Checks what can be checked at once, and fails with a message rather than wait: the cluster
+   * host resolves, and Kafka answers; creates the fleet topics it lacks (replication factor 1).
+   */
+  void check() {
+    ClusteredVertx.address(clusterHost);
+    FleetTopics.ensure(bootstrapServers, (short) 1);
+  }
 
   Vertx joinCluster() throws Exception {
     return ClusteredVertx.join(clusterName, clusterHost, members)

@@ -4,7 +4,6 @@ import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.kafka.EventPublisher;
-import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.control.replay.SnapshotStore;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -41,7 +40,7 @@ final class CoordinatorCommand implements Callable<Integer> {
       throw KvfleetException.badInput("--snapshot-dir is for a lone coordinator; a group member re-reads"
           + " its partitions from the log (leave out one of --group and --snapshot-dir)");
     }
-    FleetTopics.ensure(cluster.bootstrapServers, (short) 1);
+    cluster.check();
     var vertx = cluster.joinCluster();
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
     var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded);

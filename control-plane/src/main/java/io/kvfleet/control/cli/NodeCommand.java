@@ -38,6 +38,7 @@ final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    cluster.check();
     var vertx = cluster.joinCluster();
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort);

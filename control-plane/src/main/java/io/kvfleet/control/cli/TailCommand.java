@@ -2,6 +2,7 @@ package io.kvfleet.control.cli;
 
 import io.kvfleet.control.console.EventLine;
 import io.kvfleet.control.kafka.EventTail;
+import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
 import java.io.PrintStream;
@@ -24,6 +25,7 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    FleetTopics.require(bootstrapServers);
     var stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
     try (var tail = EventTail.start(bootstrapServers, Topics.ALL, r -> print(r, System.out))) {

@@ -19,6 +19,15 @@ import java.util.List;
 public final class ClusteredVertx {
   private ClusteredVertx() {}
 
+  /** The IP address of {@code hostName} (Hazelcast binds interfaces by IP); a clear error when it has none. */
+  public static String address(String hostName) {
+    try {
+      return InetAddress.getByName(hostName).getHostAddress();
+    } catch (UnknownHostException e) {
+      throw KvfleetException.badInput("cannot resolve cluster host " + hostName);
+    }
+  }
+
   /**
    * Joins the cluster named {@code clusterName}.
    *
@@ -28,9 +37,9 @@ public final class ClusteredVertx {
   public static Future<Vertx> join(String clusterName, String hostName, List<String> members) {
     String host;
     try {
-      host = InetAddress.getByName(hostName).getHostAddress(); // Hazelcast binds interfaces by IP
-    } catch (UnknownHostException e) {
-      return Future.failedFuture(KvfleetException.badInput("cannot resolve cluster host " + hostName));
+      host = address(hostName);
+    } catch (KvfleetException e) {
+      return Future.failedFuture(e);
     }
     Config config = ConfigUtil.loadConfig().setClusterName(clusterName);
     config.setProperty("hazelcast.phone.home.enabled", "false");

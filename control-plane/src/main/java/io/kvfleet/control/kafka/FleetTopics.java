@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -26,21 +27,50 @@ public final class FleetTopics {
 
   /** Creates those of {@code topics} that do not exist yet, with {@link #PARTITIONS} partitions each. */
   public static void ensure(String bootstrapServers, short replicationFactor, List<String> topics) {
-    try (var admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
+    withAdmin(bootstrapServers, admin -> {
       var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = topics.stream()
           .filter(t -> !existing.contains(t))
           .map(t -> new NewTopic(t, PARTITIONS, replicationFactor))
           .toList();
       if (!missing.isEmpty()) {
-        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+        try {
+          admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            throw e;
+          }
+        }
       }
+    });
+  }
+
+  /**
+   * Fails with a clear message unless Kafka answers within 10 s and holds the fleet topics,
+   * rather than leave a producer waiting for them.
+   */
+  public static void require(String bootstrapServers) {
+    withAdmin(bootstrapServers, admin -> {
+      var existing = admin.listTopics(new ListTopicsOptions().timeoutMs(10_000)).names().get(10, TimeUnit.SECONDS);
+      var missing = Topics.ALL.stream().filter(t -> !existing.contains(t)).toList();
+      if (!missing.isEmpty()) {
+        throw KvfleetException.badInput("Kafka at " + bootstrapServers + " has no topic " + String.join(", ", missing)
+            + ": start a coordinator (or 'kvfleet kafka'), which creates the fleet topics");
+      }
+    });
+  }
+
+  private interface AdminCall {
+    void run(Admin admin) throws ExecutionException, TimeoutException, InterruptedException;
+  }
+
+  private static void withAdmin(String bootstrapServers, AdminCall call) {
+    try (var admin = Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
+      call.run(admin);
     } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw KvfleetException.kafkaUnreachable(bootstrapServers, e.getCause());
-      }
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, e.getCause());
     } catch (TimeoutException e) {
       throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
     } catch (InterruptedException e) {

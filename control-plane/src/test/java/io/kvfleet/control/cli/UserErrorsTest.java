@@ -28,6 +28,14 @@ class UserErrorsTest {
   }
 
   @Test
+  void aKafkaThatDoesNotAnswerIsNamedInsteadOfWaitedForSilently() {
+    var run = Cli.run("tail", "--bootstrap-servers", "127.0.0.1:1", "--duration", "1s");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).startsWith("kvfleet tail: Kafka at 127.0.0.1:1 did not answer: ").doesNotContain("\tat ");
+  }
+
+  @Test
   void anUnresolvableClusterHostIsNamedEvenThoughItFailsInsideAFuture() {
     var run = Cli.run("node", "--id", "prefill-0", "--bootstrap-servers", "127.0.0.1:1",
         "--cluster-host", "no-such-host.invalid");
