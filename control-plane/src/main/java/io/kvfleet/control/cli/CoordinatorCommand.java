@@ -29,6 +29,10 @@ final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
   java.nio.file.Path snapshotDir;
 
+  @Option(names = "--snapshot-every", defaultValue = "10000", description = "With --snapshot-dir: a snapshot every 30 s"
+      + " if at least this many events were folded since the last, and one on catching up (default: ${DEFAULT-VALUE})")
+  long snapshotEvery;
+
   @Option(names = "--keep-ended", defaultValue = "10m", description = "Forget a transfer this long (in log time) "
       + "after it ended, so memory and snapshots hold the transfers of this window; a request repeating a forgotten "
       + "transfer's id is a new transfer; the log keeps every transfer for replay (default: ${DEFAULT-VALUE})")
@@ -36,6 +40,9 @@ final class CoordinatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (snapshotEvery < 1) {
+      throw KvfleetException.badInput("--snapshot-every must be at least 1, not " + snapshotEvery);
+    }
     if (group != null && snapshotDir != null) {
       throw KvfleetException.badInput("--snapshot-dir is for a lone coordinator; a group member re-reads"
           + " its partitions from the log (leave out one of --group and --snapshot-dir)");
@@ -48,7 +55,7 @@ final class CoordinatorCommand implements Callable<Integer> {
       coordinator.withGroup(group);
     }
     if (snapshotDir != null) {
-      coordinator.withSnapshots(new SnapshotStore(snapshotDir), java.time.Duration.ofSeconds(30), 10_000);
+      coordinator.withSnapshots(new SnapshotStore(snapshotDir), java.time.Duration.ofSeconds(30), snapshotEvery);
     }
     vertx.deployVerticle(coordinator)
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);

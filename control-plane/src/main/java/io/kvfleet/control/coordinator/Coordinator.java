@@ -260,7 +260,7 @@ public final class Coordinator extends VerticleBase {
   private void decideIfCaughtUp() {
     if (catchUp.markAnnounced()) {
       LOG.info("caught up with the log after {} events; deciding", state.appliedCount());
-      writeSnapshot();
+      snapshots.writeIfNew(vertx, publisher.producerId(), state, folded, clock);
       caughtUp.tryComplete();
       for (TransferView t : state.inFlightTransfers()) {
         if (ownership.owns(t.request().sourceNode())) {

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * A coordinator's snapshots: at start, the newest valid one is loaded (corrupt, incompatible or
  * foreign ones are skipped and said so) and the consumer is moved past what it covers; while
  * running, a snapshot is written every {@code interval} when at least {@code everyEvents} events
- * were folded since the last, and once when the coordinator catches up. Capturing the state is
+ * were folded since the last, and once when the coordinator catches up (if it folded anything). Capturing the state is
  * done on the event loop (it copies maps); encoding, hashing and writing run on a worker thread.
  */
 final class Snapshotting {
@@ -111,7 +111,20 @@ final class Snapshotting {
 
   /** Writes a snapshot if one is due; call it on the event loop that owns {@code state}. */
   void maybeWrite(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
-    if (store == null || writing || state.appliedCount() - lastApplied < everyEvents) {
+    if (state.appliedCount() - lastApplied >= everyEvents) {
+      write(vertx, coordinatorId, state, order, clock);
+    }
+  }
+
+  /** Writes a snapshot now if anything was folded since the last (on catching up, however short the log). */
+  void writeIfNew(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
+    if (state.appliedCount() > lastApplied) {
+      write(vertx, coordinatorId, state, order, clock);
+    }
+  }
+
+  private void write(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
+    if (store == null || writing) {
       return;
     }
     writing = true;

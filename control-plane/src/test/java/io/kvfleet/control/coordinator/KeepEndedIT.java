@@ -100,6 +100,18 @@ class KeepEndedIT {
   }
 
   @Test
+  void writesASnapshotOnCatchingUpHoweverShortTheLog(@TempDir Path snapshots) throws Exception {
+    String first = fleet.startCoordinator();
+    startAgentsAndComplete(1);
+    fleet.stop(first);
+
+    fleet.startCoordinator(c -> c.withSnapshots(new SnapshotStore(snapshots), Duration.ofDays(1), 10_000));
+
+    Await.until("a snapshot of the few events it caught up with", WAIT,
+        () -> !new SnapshotStore(snapshots).files("coordinator").isEmpty());
+  }
+
+  @Test
   void skipsASnapshotWrittenWithAnotherWindowAndFoldsTheLogFromTheStart(@TempDir Path snapshots) throws Exception {
     String first = fleet.startCoordinator(
         c -> c.withKeepEnded(WINDOW).withSnapshots(new SnapshotStore(snapshots), Duration.ofMillis(500), 1));
