@@ -43,11 +43,15 @@ final class ExplainCommand implements Callable<Integer> {
           .explaining(target);
       var replay = new Replay(options);
       ReplayRunner.run(from.source(), replay, !json);
-      var explanation = replay.finish().explain(target);
+      var result = replay.finish();
+      var explanation = result.explain(target);
       if (json) {
         System.out.println(ReplayJson.pretty(explanation));
       } else {
         ReplayText.explanation(explanation, System.out);
+        if (!explanation.found() && result.stoppedEarly()) {
+          System.out.println("(the replay stopped at --until " + until + "; it may come later in the log)");
+        }
       }
       return explanation.found() ? 0 : 1;
     } catch (KvfleetException | IllegalArgumentException e) {

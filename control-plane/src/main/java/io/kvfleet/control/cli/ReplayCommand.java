@@ -109,6 +109,11 @@ final class ReplayCommand implements Callable<Integer> {
         System.out.printf("Replayed %,d records (%,d malformed) from %s%s%n", result.records(), result.malformed(),
             from.source().describe(), result.stoppedEarly() ? ", stopped at " + result.lastPosition()
                 .map(LogPosition::toString).orElse("the start") + " (--until " + until + ")" : "");
+        if (until != null && !result.stoppedEarly()) {
+          System.out.println("(--until " + until + " was not reached: this is the state at the end of the log)");
+        } else if (until != null && result.records() == 0) {
+          System.out.println("(--until " + until + " comes before the log's first record: nothing was folded)");
+        }
         ReplayText.state(result.report(), System.out);
         ReplayText.anomalies(result.anomalies(), maxAnomalies, System.out);
       }

@@ -36,7 +36,11 @@ public final class ExportReader implements AutoCloseable {
     if (first == null) {
       throw KvfleetException.badInput(path + " is empty: not a kvfleet export");
     }
-    this.header = ReplayJson.mapper().readValue(first.bytes(), first.offset(), first.length(), ExportHeader.class);
+    try {
+      this.header = ReplayJson.mapper().readValue(first.bytes(), first.offset(), first.length(), ExportHeader.class);
+    } catch (IOException | RuntimeException e) {
+      throw KvfleetException.badInput(path + " is not a kvfleet export: its first line is not an export header");
+    }
     if (!ExportHeader.FORMAT.equals(header.format()) || header.version() != ExportHeader.VERSION) {
       throw KvfleetException.badInput(path + " is " + header.format() + " version " + header.version()
           + ", this build reads " + ExportHeader.FORMAT + " version " + ExportHeader.VERSION);

@@ -89,17 +89,18 @@ public final class SnapshotStore {
     try {
       all = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new InvalidSnapshotException("cannot read " + file + ": " + e.getMessage());
+      throw new InvalidSnapshotException("cannot read " + file + ": "
+          + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
     }
     int newline = indexOf(all, (byte) '\n');
     if (newline < 0) {
-      throw new InvalidSnapshotException("no header line");
+      throw new InvalidSnapshotException(file + " is not a kvfleet snapshot: it has no header line");
     }
     SnapshotHeader header;
     try {
       header = ReplayJson.mapper().readValue(all, 0, newline, SnapshotHeader.class);
     } catch (IOException | RuntimeException e) {
-      throw new InvalidSnapshotException("unreadable header: " + e.getMessage());
+      throw new InvalidSnapshotException(file + " is not a kvfleet snapshot: its first line is not a snapshot header");
     }
     check(header, all.length - newline - 1);
     byte[] bytes = java.util.Arrays.copyOfRange(all, newline + 1, all.length);

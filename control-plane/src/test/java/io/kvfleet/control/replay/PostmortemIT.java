@@ -215,6 +215,40 @@ class PostmortemIT {
   }
 
   @Test
+  void saysWhenAnUntilWasNeverReachedOrCameBeforeTheLog() {
+    var never = Cli.run("replay", "--file", export.toString(), "--until", "kvfleet.nodes-9@3");
+    var before = Cli.run("replay", "--file", export.toString(), "--until", "2000-01-01T00:00:00Z");
+    var cut = Cli.run("explain", "transfer", "t-stale", "--file", export.toString(), "--until", "1");
+
+    assertThat(never.out()).contains("(--until kvfleet.nodes-9@3 was not reached: this is the state at the end");
+    assertThat(before.out()).contains("(--until 2000-01-01T00:00:00Z comes before the log's first record");
+    assertThat(cut.exitCode()).isEqualTo(1);
+    assertThat(cut.out()).contains("no transfer t-stale in the log")
+        .contains("(the replay stopped at --until 1; it may come later in the log)");
+  }
+
+  @Test
+  void namesAFileThatIsNotAnExportOrNotASnapshot() throws Exception {
+    Path zstd = dir.resolve("other.jsonl.zst");
+    try (var out = new com.github.luben.zstd.ZstdOutputStream(java.nio.file.Files.newOutputStream(zstd))) {
+      out.write("{\"hello\":1}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    Path text = dir.resolve("notes.kvsnap");
+    java.nio.file.Files.writeString(text, "# notes\nnot a snapshot\n");
+
+    var notExport = Cli.run("replay", "--file", zstd.toString());
+    var notSnapshot = Cli.run("replay", "--file", export.toString(), "--from-snapshot", text.toString());
+    var noSnapshot = Cli.run("replay", "--file", export.toString(), "--check-snapshot", "nosuch.kvsnap");
+
+    assertThat(notExport.err()).contains(zstd + " is not a kvfleet export: its first line is not an export header");
+    assertThat(notSnapshot.err()).contains(text + " is not a kvfleet snapshot: its first line is not a snapshot header");
+    assertThat(noSnapshot.err()).contains("cannot read nosuch.kvsnap: no such file");
+    for (var run : List.of(notExport, notSnapshot, noSnapshot)) {
+      assertThat(run.exitCode()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void explainPrintsTheCausalChainAsTextAndAsJson() throws Exception {
     var text = Cli.run("explain", "transfer", "t-stale", "--file", export.toString());
     var json = Cli.run("explain", "node", "decode-0", "--file", export.toString(), "--json");
