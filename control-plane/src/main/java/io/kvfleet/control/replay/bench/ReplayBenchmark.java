@@ -49,6 +49,7 @@ public final class ReplayBenchmark {
     var fold = FileFold.measure(file, settings.rounds());
     out.println();
     out.println("Fold from the export, one thread (best of " + settings.rounds() + "):");
+    out.println("  " + fold.tokensOnly());
     out.println("  " + fold.decodeOnly());
     out.println("  " + fold.endToEnd());
     out.println("  " + fold.pipelined());
@@ -82,6 +83,8 @@ public final class ReplayBenchmark {
         fold.endToEnd().perCpuSecond(), verdict(fold.endToEnd().perCpuSecond() >= 1e6));
     out.printf("  decoding alone (EventCodec.decode), one thread:     %,12.0f /s per core%n",
         fold.decodeOnly().perCpuSecond());
+    out.printf("  JSON tokens alone (Jackson, the floor), one thread:  %,12.0f /s per core%n",
+        fold.tokensOnly().perCpuSecond());
     out.printf("  file to state, decoding on %2d threads:              %,12.0f /s wall%n", ReplayRunner.DECODE_THREADS,
         fold.pipelined().perSecond());
     out.printf("  replay from Kafka / plain consumer:                 %12.2f              (target >= 0.80) %s%n",
