@@ -1,5 +1,6 @@
 package io.kvfleet.control.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -14,9 +15,15 @@ final class LogFile {
   static void init() {
     if (System.getProperty(PROPERTY) == null) {
       String env = System.getenv("KVFLEET_LOG");
-      String file = env != null && !env.isBlank() ? env
-          : Path.of(System.getProperty("java.io.tmpdir"), "kvfleet-" + ProcessHandle.current().pid() + ".log").toString();
-      System.setProperty(PROPERTY, file);
+      Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "kvfleet-" + ProcessHandle.current().pid() + ".log");
+      Path file = env == null || env.isBlank() ? fallback : Path.of(env);
+      Path folder = file.toAbsolutePath().getParent();
+      if (folder != null && !Files.isDirectory(folder)) {
+        System.err.println("kvfleet: KVFLEET_LOG=" + env + " names a folder that does not exist; logs go to "
+            + fallback + " instead");
+        file = fallback;
+      }
+      System.setProperty(PROPERTY, file.toString());
     }
     // Our own stop closes the brokers; Log4j must keep logging while they shut down.
     System.setProperty("log4j2.shutdownHookEnabled", "false");

@@ -35,8 +35,9 @@ public final class ReplayText {
     s.failuresByReason().forEach((reason, failures) -> {
       out.printf("  %s x%d%n", reason, failures.size());
       for (var f : failures) {
-        out.printf("    %s epoch %d %s on %s%s%s%n", f.nodeId(), f.epoch(), f.regionId(), f.backend(),
-            f.nativeCode() == 0 && f.nativeMessage().isEmpty() ? "" : ": native " + f.nativeCode() + " " + f.nativeMessage(),
+        out.printf("    %s epoch %d %s on %s%s%s%s%n", f.nodeId(), f.epoch(), f.regionId(), f.backend(),
+            f.detail().isEmpty() ? "" : ": " + f.detail(),
+            f.nativeCode() == 0 && f.nativeMessage().isEmpty() ? "" : "; native " + f.nativeCode() + " " + f.nativeMessage(),
             f.remediation().isEmpty() ? "" : "; fix: " + f.remediation());
       }
     });

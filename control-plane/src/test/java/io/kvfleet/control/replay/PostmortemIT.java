@@ -167,6 +167,10 @@ class PostmortemIT {
     var report = result.report();
 
     assertThat(report.failuresByReason()).containsOnlyKeys("BACKEND_UNAVAILABLE");
+    var failure = report.failuresByReason().get("BACKEND_UNAVAILABLE").getFirst();
+    assertThat(failure.detail()).as("what the backend found").isNotBlank();
+    assertThat(Cli.run("replay", "--file", export.toString()).out())
+        .contains(failure.regionId() + " on " + failure.backend() + ": " + failure.detail());
     assertThat(report.peers()).filteredOn(p -> p.nodeId().equals("decode-0"))
         .singleElement().satisfies(p -> assertThat(p.epoch()).isEqualTo(DECODE_AGAIN));
     var state = result.state();

@@ -44,7 +44,7 @@ public record StateReport(
       long length, List<String> registeredWith, SortedMap<String, String> refusedBy) {}
 
   /** One backend's refusal of one region. */
-  public record Failure(String nodeId, long epoch, String regionId, String backend, long nativeCode,
+  public record Failure(String nodeId, long epoch, String regionId, String backend, String detail, long nativeCode,
       String nativeMessage, String remediation) {}
 
   /** A transfer requested or dispatched and not ended. */
@@ -65,7 +65,7 @@ public record StateReport(
     var failures = new TreeMap<String, List<Failure>>();
     for (RegistrationFailed f : state.failures()) {
       failures.computeIfAbsent(f.reason(), r -> new ArrayList<>()).add(new Failure(f.nodeId(), f.epoch(),
-          f.region().regionId(), f.backend(), f.nativeCode(), f.nativeMessage(), f.remediation()));
+          f.region().regionId(), f.backend(), f.detail(), f.nativeCode(), f.nativeMessage(), f.remediation()));
     }
     var inFlight = state.inFlightTransfers().stream().map(StateReport::inFlight).toList();
     return new StateReport(position, time, state.hash(), state.counts(), peers, regions, failures, inFlight);
