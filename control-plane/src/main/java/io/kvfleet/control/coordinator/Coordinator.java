@@ -1,6 +1,7 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.TransferOrder;
 import io.kvfleet.control.kafka.EventPublisher;
@@ -71,6 +72,7 @@ public final class Coordinator extends VerticleBase {
   private final Decisions decisions;
   private final Endings endings = new Endings();
   private final NodesView nodesView = new NodesView();
+  private long lastRefusalWarning = Long.MIN_VALUE / 2;
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
@@ -153,6 +155,7 @@ public final class Coordinator extends VerticleBase {
       return Future.succeededFuture();
     }
     var snapshot = loaded.get();
+    snapshots.resumedFrom(snapshot);
     state = snapshot.state();
     folded = new FoldOrder.Builder(snapshot.header().order());
     startedFrom = snapshot.file().getFileName().toString();
@@ -326,7 +329,8 @@ public final class Coordinator extends VerticleBase {
     long now = clock.millis();
     nodesView.check(catchUp);
     if (nodesView.ask(now)) {
-      consumer.endOffsets(nodePartitions).onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null));
+      consumer.endOffsets(nodePartitions)
+          .onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
     }
     endings.due(state, now, nodesView, ownership::owns).forEach(this::publish);
   }
@@ -336,10 +340,23 @@ public final class Coordinator extends VerticleBase {
         .onFailure(err -> unpublished(event, err));
   }
 
-  /** Kafka never took {@code event}: forget having decided it, so that the next check decides it again. */
+  /**
+   * Publishing {@code event} failed. Refused by the full buffer, it is certainly not in Kafka: it is
+   * decided (or given) again at the next check. Any other failure leaves it unknown whether Kafka
+   * has it, so it is not repeated.
+   */
   private void unpublished(FleetEvent event, Throwable err) {
-    LOG.warn("could not publish {} for {}, deciding it again: {}", event.getClass().getSimpleName(),
-        event.subject(), err.getMessage());
+    boolean refused = err instanceof KvfleetException || err.getCause() instanceof KvfleetException;
+    if (!refused) {
+      LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
+          err.toString());
+      return;
+    }
+    if (clock.millis() - lastRefusalWarning > 10_000) {
+      lastRefusalWarning = clock.millis();
+      LOG.warn("Kafka refused {} for {} (and may refuse more, said once in 10 s); deciding again: {}",
+          event.wireType(), event.subject(), err.getMessage());
+    }
     switch (event) {
       case TransferRejected r -> decisions.refused(r.transferId());
       case TransferDispatched d -> decisions.refused(d.transferId());

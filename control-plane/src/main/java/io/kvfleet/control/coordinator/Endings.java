@@ -41,6 +41,8 @@ final class Endings {
   private final Set<String> endedHere = new HashSet<>();
   /** Dispatched transfers with a gone peer, and when this coordinator first saw it gone. */
   private final Map<String, Long> goneSince = new HashMap<>();
+  /** What Kafka refused at the last check, given again at the next. */
+  private final List<FleetEvent> refused = new ArrayList<>();
 
   /**
    * The events to publish now, at wall time {@code now}, for the nodes {@code owns} accepts. A lease
@@ -49,6 +51,14 @@ final class Endings {
    */
   List<FleetEvent> due(FleetState state, long now, NodesView seen, Predicate<String> owns) {
     List<FleetEvent> due = new ArrayList<>();
+    for (FleetEvent event : refused) {
+      boolean endedMeanwhile = isTransferEnd(event)
+          && state.transfer(event.subject()).map(t -> t.status().isTerminal()).orElse(true);
+      if (!endedMeanwhile) {
+        due.add(event);
+      }
+    }
+    refused.clear();
     for (PeerView peer : state.peers()) {
       if (peer.status() == PeerStatus.ALIVE && seen.outlived(leaseEnd(peer), lease(peer)) && owns.test(peer.nodeId())
           && lostAnnounced.add(peer.nodeId() + "@" + peer.epoch())) {
@@ -89,14 +99,13 @@ final class Endings {
     goneSince.remove(transferId);
   }
 
-  /** Kafka never took {@code event}, which {@link #due} gave: it is due again at the next check. */
+  /**
+   * Kafka refused {@code event}, which {@link #due} gave: the next check gives it again as it was
+   * (a loss is not judged again: requests may have been rejected on it already), unless the fold
+   * has read the transfer's end meanwhile.
+   */
   void unpublished(FleetEvent event) {
-    switch (event) {
-      case PeerLost l -> lostAnnounced.remove(l.nodeId() + "@" + l.epoch());
-      case TransferFailed f -> endedHere.remove(f.transferId());
-      case TransferTimedOut t -> endedHere.remove(t.transferId());
-      default -> { } // not one of this class's
-    }
+    refused.add(event);
   }
 
   /** Whether this coordinator declared {@code nodeId} epoch {@code epoch} lost (its state may not show it yet). */
@@ -137,6 +146,10 @@ final class Endings {
     if (endedHere.add(t.transferId())) {
       due.add(new TransferFailed(t.transferId(), t.request().sourceNode(), reason, 0, detail));
     }
+  }
+
+  private static boolean isTransferEnd(FleetEvent event) {
+    return event instanceof TransferFailed || event instanceof TransferTimedOut;
   }
 
   private static long lease(PeerView peer) {

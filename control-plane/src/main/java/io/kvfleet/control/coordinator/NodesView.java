@@ -8,14 +8,15 @@ import java.util.Map;
  * them all (the time it last asked Kafka for the node topic's end offsets, once everything before
  * the offsets Kafka answered is folded), and since when it has watched without a break. A lease
  * runs out only within that watch, so a coordinator cut off from Kafka (a broker restart, a
- * network partition, a long lag) does not take the heartbeats it could not read for silence; when
- * it can read again, each peer has a whole lease for its next heartbeat to come through. Owned by
- * the coordinator's event loop.
+ * network partition, a long lag) does not take the heartbeats it could not read for silence. A
+ * break is a slow answer or a long step between two readings; the watch then starts again when
+ * the answer came, and each peer has a whole lease for a heartbeat written after it to come
+ * through. Owned by the coordinator's event loop.
  */
 final class NodesView {
   /** How often the end offsets are asked for: a lost peer is declared at most this much later. */
   static final long PROBE_EVERY_MILLIS = 1_000;
-  /** A longer step between two readings is a break in the watch. */
+  /** A longer wait for an answer, or a longer step between two readings, is a break in the watch. */
   static final long BREAK_MILLIS = 3 * PROBE_EVERY_MILLIS;
 
   private long readUntil = Long.MIN_VALUE;
@@ -24,6 +25,7 @@ final class NodesView {
   private boolean asking;
   private Map<TopicPartition, Long> answered;
   private long answeredFor;
+  private long answeredAt;
 
   /** A view that has watched from {@code since} and read everything before {@code until} (for tests). */
   static NodesView watched(long since, long until) {
@@ -51,11 +53,12 @@ final class NodesView {
     return true;
   }
 
-  /** Kafka's answer to the last question; null when it could not answer (the view stays where it was). */
-  void answer(Map<TopicPartition, Long> ends) {
+  /** Kafka's answer, at {@code now}, to the last question; null when it could not answer (nothing moves). */
+  void answer(Map<TopicPartition, Long> ends, long now) {
     asking = false;
     answered = ends;
     answeredFor = askedAt;
+    answeredAt = now;
   }
 
   /** Moves the view on once everything before the answered end offsets is folded. */
@@ -63,8 +66,11 @@ final class NodesView {
     if (answered == null || !folded.hasRead(answered)) {
       return;
     }
-    if (readUntil == Long.MIN_VALUE || answeredFor - readUntil > BREAK_MILLIS) {
-      watchedSince = answeredFor; // the first reading, or the first after a break: the watch starts again
+    boolean broken = readUntil == Long.MIN_VALUE || answeredAt - answeredFor > BREAK_MILLIS
+        || answeredFor - readUntil > BREAK_MILLIS;
+    if (broken) {
+      // Heartbeats written before the question may have reached Kafka only after it was asked.
+      watchedSince = answeredAt;
     }
     readUntil = Math.max(readUntil, answeredFor);
     answered = null;

@@ -59,10 +59,12 @@ final class Snapshotting {
           s -> LOG.info("snapshot {} loaded: {} events, hash {}", s.file(), s.header().applied(), s.header().hash()),
           () -> LOG.info("no valid snapshot in {}: folding the log from the start", store.dir()));
       return loaded.snapshot();
-    }).map(loaded -> {
-      loaded.ifPresent(s -> lastApplied = s.header().applied()); // back on the event loop
-      return loaded;
     });
+  }
+
+  /** The coordinator took {@code snapshot}'s state: the next snapshot is due counting from it. */
+  void resumedFrom(SnapshotStore.Snapshot snapshot) {
+    lastApplied = snapshot.header().applied();
   }
 
   /**

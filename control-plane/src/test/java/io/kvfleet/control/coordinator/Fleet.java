@@ -48,6 +48,7 @@ final public class Fleet implements AutoCloseable {
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private int coordinators;
   private int agentEventCapacity = EventPublisher.DEFAULT_CAPACITY;
+  private int coordinatorEventCapacity = EventPublisher.DEFAULT_CAPACITY;
 
   Fleet() {
     FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
@@ -83,7 +84,8 @@ final public class Fleet implements AutoCloseable {
 
   /** Deploys a new coordinator incarnation {@code coordinator}, configured by {@code configure}. */
   String startCoordinator(java.util.function.UnaryOperator<Coordinator> configure) throws Exception {
-    var events = own(new EventPublisher(kafka.bootstrapServers(), "coordinator", ++coordinators, Clock.systemUTC()));
+    var events = own(new EventPublisher(kafka.bootstrapServers(), "coordinator", ++coordinators, Clock.systemUTC(),
+        coordinatorEventCapacity));
     return await(vertx.deployVerticle(configure.apply(new Coordinator(kafka.bootstrapServers(), events,
         Clock.systemUTC()))));
   }
@@ -119,6 +121,11 @@ final public class Fleet implements AutoCloseable {
     var agent = new NodeAgent(config, dataPlane, events);
     agents.put(nodeId, agent);
     return await(vertx.deployVerticle(agent));
+  }
+
+  /** Coordinators started from now on may keep this many events waiting for Kafka before they refuse more. */
+  void coordinatorEventCapacity(int capacity) {
+    coordinatorEventCapacity = capacity;
   }
 
   /** Agents started from now on may keep this many events waiting for Kafka before they refuse more. */

@@ -18,6 +18,7 @@ import io.kvfleet.events.state.PeerStatus;
 import io.kvfleet.events.state.TransferStatus;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -71,7 +72,7 @@ class TransferLifecycleIT {
     fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(1));
     fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
     fleet.request("t-long", 1, 1, Duration.ofSeconds(60));
-    fleet.request("t-queued", 1, 1, Duration.ofMillis(1500));
+    fleet.request("t-queued", 1, 1, Duration.ofSeconds(3)); // dispatched in time, queued behind t-long
     fleet.awaitState("the queued one to time out", WAIT,
         s -> s.transfer("t-queued").map(t -> t.status() == TransferStatus.TIMED_OUT).orElse(false));
 
@@ -110,6 +111,28 @@ class TransferLifecycleIT {
     fleet.awaitState("the refused outcome to land once Kafka is back", WAIT,
         s -> s.transfer("t-held").map(t -> t.status() == TransferStatus.COMPLETED).orElse(false));
     assertThat(fleet.events("t-held", e -> e instanceof TransferCompleted)).hasSize(1);
+  }
+
+  @Test
+  void publishesEveryEndingItsFullEventBufferRefusedOnceKafkaIsBack() throws Exception {
+    fleet.coordinatorEventCapacity(1);
+    fleet.startCoordinator();
+    var stuck = new StuckDataPlane();
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-a", 1, 1, Duration.ofSeconds(5));
+    fleet.request("t-b", 1, 1, Duration.ofSeconds(5));
+    fleet.awaitState("both to be dispatched", WAIT, s -> Stream.of("t-a", "t-b").allMatch(
+        id -> s.transfer(id).map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false)));
+
+    fleet.kafka.stopServer();
+    Thread.sleep(6_000); // both deadlines pass: the coordinator's buffer of one takes one time-out, refuses the other
+    fleet.kafka.restart();
+
+    fleet.awaitState("both to time out once Kafka is back", WAIT, s -> Stream.of("t-a", "t-b").allMatch(
+        id -> s.transfer(id).map(t -> t.status() == TransferStatus.TIMED_OUT).orElse(false)));
+    stuck.release();
+    assertThat(fleet.events("t-b", e -> e instanceof TransferTimedOut)).hasSize(1);
   }
 
   @Test
