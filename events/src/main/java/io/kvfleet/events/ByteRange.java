@@ -18,7 +18,12 @@ public record ByteRange(long sourceOffset, long destinationOffset, long length) 
    * wrap round to look small.
    */
   public boolean fitsIn(long sourceLength, long destinationLength) {
-    return sourceOffset <= sourceLength && length <= sourceLength - sourceOffset
-        && destinationOffset <= destinationLength && length <= destinationLength - destinationOffset;
+    return sourceFitsIn(sourceLength) && destinationOffset <= destinationLength
+        && length <= destinationLength - destinationOffset;
+  }
+
+  /** Whether the source side lies inside a source of {@code sourceLength} bytes (never overflows). */
+  public boolean sourceFitsIn(long sourceLength) {
+    return sourceOffset <= sourceLength && length <= sourceLength - sourceOffset;
   }
 }

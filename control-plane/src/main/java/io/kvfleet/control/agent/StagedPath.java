@@ -142,13 +142,15 @@ final class StagedPath implements AutoCloseable {
     long started = System.nanoTime();
     long bytes = 0;
     long sourceLength = source != null ? source.spec().length() : sourceUcx.get().length();
+    // Every range is checked before any byte is read or sent: the staged copy and the checksum read
+    // the source directly. The destination's end checks each chunk as it lands.
     for (ByteRange r : request.ranges()) {
-      // Checked here, before any byte of the source is read: the staged copy and the checksum read
-      // it directly. The destination's end checks each chunk as it lands.
-      if (!r.fitsIn(sourceLength, Long.MAX_VALUE)) {
+      if (!r.sourceFitsIn(sourceLength)) {
         return failed(request, ReasonCodes.OUT_OF_BOUNDS, 0, "range " + r.sourceOffset() + "+" + r.length()
             + " exceeds source " + request.sourceRegion() + " (" + sourceLength + " B)");
       }
+    }
+    for (ByteRange r : request.ranges()) {
       for (long done = 0; done < r.length(); done += CHUNK) {
         long n = Math.min(CHUNK, r.length() - done);
         Registration from;

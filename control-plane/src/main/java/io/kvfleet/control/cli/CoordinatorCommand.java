@@ -10,7 +10,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code kvfleet coordinator}: folds the fleet's log and dispatches transfers to node agents. */
 @Command(name = "coordinator", mixinStandardHelpOptions = true,
@@ -25,6 +27,8 @@ final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--group", description = "Share the transfers with the other coordinators of this consumer "
       + "group, partitioned by source node (default: this coordinator decides every transfer)")
   String group;
+
+  @Spec CommandSpec spec;
 
   @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
   java.nio.file.Path snapshotDir;
@@ -42,6 +46,9 @@ final class CoordinatorCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (snapshotEvery < 1) {
       throw KvfleetException.badInput("--snapshot-every must be at least 1, not " + snapshotEvery);
+    }
+    if (snapshotDir == null && spec.commandLine().getParseResult().hasMatchedOption("--snapshot-every")) {
+      throw KvfleetException.badInput("--snapshot-every needs --snapshot-dir (where the snapshots go)");
     }
     if (group != null && snapshotDir != null) {
       throw KvfleetException.badInput("--snapshot-dir is for a lone coordinator; a group member re-reads"

@@ -2,6 +2,7 @@ package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.console.EventLine;
+import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.demo.DemoFleet;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.EventTail;
@@ -75,8 +76,8 @@ final class DemoCommand implements Callable<Integer> {
       if (tail.recordsBefore() > 0) {
         System.out.printf("kvfleet demo: the log already holds %,d records of an earlier run; only this run's are"
             + " shown. Its transfer ids (t-0, t-1, ...) repeat that run's: the coordinator answers a repeated id as a"
-            + " duplicate until it forgets the first (10 min after it ended). Use a new --data-dir for a clean run.%n",
-            tail.recordsBefore());
+            + " duplicate until it forgets the first (%d min after it ended). Use a new --data-dir for a clean run.%n",
+            tail.recordsBefore(), Coordinator.DEFAULT_KEEP_ENDED.toMinutes());
       }
       try (var fleet = new DemoFleet(bootstrapServers)) {
         fleet.start(rate);
@@ -111,6 +112,10 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (crashNode == null && given.hasMatchedOption("--crash-after")) {
       throw KvfleetException.badInput("--crash-after needs --crash-node (which node to crash)");
+    }
+    if (bootstrapServers != null && dataDir != null) {
+      throw KvfleetException.badInput("--data-dir is for the embedded broker; with --bootstrap-servers the"
+          + " cluster keeps the data (leave out one of them)");
     }
     if (bootstrapServers == null && given.hasMatchedOption("--replication-factor")) {
       throw KvfleetException.badInput("--replication-factor is for an external cluster (--bootstrap-servers);"

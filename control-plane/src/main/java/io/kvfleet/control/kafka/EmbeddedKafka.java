@@ -9,7 +9,6 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -33,20 +33,24 @@ import org.apache.kafka.server.common.MetadataVersion;
  */
 public final class EmbeddedKafka implements AutoCloseable {
   private static final int NODE_ID = 1;
+  /** The data folders brokers of this JVM run on. */
+  private static final Set<Path> IN_THIS_JVM = ConcurrentHashMap.newKeySet();
 
   private final Path dataDir;
   private final boolean deleteOnClose;
   private final int brokerPort;
   private final int controllerPort;
+  private final boolean portChosen;
   private KafkaRaftServer server;
   /** Held while this broker owns {@link #dataDir}: a second broker on it would wreck the first. */
   private FileChannel lock;
 
-  private EmbeddedKafka(Path dataDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
+  private EmbeddedKafka(Path dataDir, boolean deleteOnClose, int brokerPort, int controllerPort, boolean portChosen) {
     this.dataDir = dataDir;
     this.deleteOnClose = deleteOnClose;
     this.brokerPort = brokerPort;
     this.controllerPort = controllerPort;
+    this.portChosen = portChosen;
   }
 
   /** Starts a broker with its data in a new temporary folder, deleted on close. */
@@ -64,7 +68,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port the client port, or 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, boolean deleteOnClose, int port) {
-    var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port, freePort());
+    var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port, freePort(), port != 0);
     kafka.lockDataDir();
     try {
       kafka.startServer();
@@ -110,22 +114,26 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   private void lockDataDir() {
+    // Checked in this JVM first: on Linux, closing a second channel on the lock file would release
+    // the lock the first broker holds.
+    if (!IN_THIS_JVM.add(dataDir.toAbsolutePath().normalize())) {
+      throw inUse();
+    }
     try {
       Files.createDirectories(dataDir);
       lock = FileChannel.open(dataDir.resolve("kvfleet-broker.lock"), StandardOpenOption.CREATE,
           StandardOpenOption.WRITE);
       if (lock.tryLock() == null) {
-        throw inUse();
+        unlockDataDir();
+        throw inUse(); // another process has it
       }
-    } catch (OverlappingFileLockException e) {
-      throw inUse(); // a broker in this JVM has it
     } catch (IOException e) {
+      unlockDataDir();
       throw KvfleetException.kafkaStartFailed("cannot use " + dataDir + " for Kafka's data", e);
     }
   }
 
   private KvfleetException inUse() {
-    unlockDataDir();
     return KvfleetException.badInput(dataDir + " is in use by another running broker: stop it first, or choose"
         + " another --data-dir");
   }
@@ -139,6 +147,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       }
       lock = null;
     }
+    IN_THIS_JVM.remove(dataDir.toAbsolutePath().normalize());
   }
 
   private void startServer() {
@@ -151,9 +160,9 @@ public final class EmbeddedKafka implements AutoCloseable {
       server.shutdown();
       server = null;
       for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof BindException) {
-          throw KvfleetException.badInput("cannot listen on " + bootstrapServers() + ": the port is in use"
-              + " (choose another --port)");
+        if (t.getCause() instanceof BindException) { // Kafka's message names the address it could not bind
+          throw KvfleetException.badInput("cannot start the broker: " + t.getMessage()
+              + (portChosen ? " (choose another --port)" : ""));
         }
       }
       throw e;

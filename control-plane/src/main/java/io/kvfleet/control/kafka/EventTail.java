@@ -1,5 +1,6 @@
 package io.kvfleet.control.kafka;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -23,22 +25,21 @@ public final class EventTail implements AutoCloseable {
   private final Thread thread;
   private long before;
 
-  private EventTail(String bootstrapServers, Collection<String> topics,
-      Consumer<ConsumerRecord<String, Decoded>> sink) {
+  private EventTail(String bootstrapServers, Consumer<ConsumerRecord<String, Decoded>> sink) {
     this.consumer = new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.GROUP_ID_CONFIG, "kvfleet-tail-" + UUID.randomUUID(),
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
         new StringDeserializer(), new EnvelopeDeserializer());
-    consumer.subscribe(topics);
     this.thread = Thread.ofPlatform().name("kvfleet-tail").daemon().unstarted(() -> loop(sink));
   }
 
   /** Starts reading {@code topics} from their beginning. */
   public static EventTail start(String bootstrapServers, Collection<String> topics,
       Consumer<ConsumerRecord<String, Decoded>> sink) {
-    var tail = new EventTail(bootstrapServers, topics, sink);
+    var tail = new EventTail(bootstrapServers, sink);
+    tail.consumer.subscribe(topics);
     tail.thread.start();
     return tail;
   }
@@ -49,14 +50,18 @@ public final class EventTail implements AutoCloseable {
    */
   public static EventTail startFromNow(String bootstrapServers, Collection<String> topics,
       Consumer<ConsumerRecord<String, Decoded>> sink) {
-    var tail = new EventTail(bootstrapServers, topics, sink);
-    var partitions = topics.stream().flatMap(t -> tail.consumer.partitionsFor(t, Duration.ofSeconds(30)).stream())
-        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-    tail.consumer.unsubscribe();
-    tail.consumer.assign(partitions);
-    tail.consumer.seekToEnd(partitions);
-    // Fixes the positions now, before anything else is written.
-    tail.before = partitions.stream().mapToLong(tail.consumer::position).sum();
+    var tail = new EventTail(bootstrapServers, sink);
+    try {
+      var partitions = topics.stream().flatMap(t -> tail.consumer.partitionsFor(t, Duration.ofSeconds(30)).stream())
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      tail.consumer.assign(partitions);
+      tail.consumer.seekToEnd(partitions);
+      // Fixes the positions now, before anything else is written.
+      tail.before = partitions.stream().mapToLong(p -> tail.consumer.position(p, Duration.ofSeconds(30))).sum();
+    } catch (KafkaException e) {
+      tail.consumer.close();
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
+    }
     tail.thread.start();
     return tail;
   }

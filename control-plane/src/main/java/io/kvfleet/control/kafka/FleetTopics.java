@@ -55,7 +55,7 @@ public final class FleetTopics {
       var missing = Topics.ALL.stream().filter(t -> !existing.contains(t)).toList();
       if (!missing.isEmpty()) {
         throw KvfleetException.badInput("Kafka at " + bootstrapServers + " has no topic " + String.join(", ", missing)
-            + ": start a coordinator (or 'kvfleet kafka'), which creates the fleet topics");
+            + ": start a coordinator or a node (or 'kvfleet kafka'), which create the fleet topics");
       }
     });
   }

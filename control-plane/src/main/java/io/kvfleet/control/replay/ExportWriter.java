@@ -33,8 +33,14 @@ public final class ExportWriter implements AutoCloseable {
     // Written beside its name and renamed when finished: an export cut short never looks whole.
     this.partial = path.resolveSibling(path.getFileName() + ".partial");
     counted = new CountingOutputStream(Files.newOutputStream(partial));
-    file = compression.compress(new BufferedOutputStream(counted, 1 << 16));
-    json = ReplayJson.mapper().getFactory().createGenerator(file, JsonEncoding.UTF8);
+    try {
+      file = compression.compress(new BufferedOutputStream(counted, 1 << 16));
+      json = ReplayJson.mapper().getFactory().createGenerator(file, JsonEncoding.UTF8);
+    } catch (IOException | RuntimeException e) {
+      counted.close();
+      Files.deleteIfExists(partial);
+      throw e;
+    }
     json.setRootValueSeparator(null);
   }
 
@@ -44,8 +50,13 @@ public final class ExportWriter implements AutoCloseable {
    */
   public static ExportWriter create(Path path, ExportHeader header) throws IOException {
     var writer = new ExportWriter(path);
-    writer.json.writeRaw(ReplayJson.line(header));
-    writer.json.writeRaw('\n');
+    try {
+      writer.json.writeRaw(ReplayJson.line(header));
+      writer.json.writeRaw('\n');
+    } catch (IOException | RuntimeException e) {
+      writer.close(); // not finished: the partial file goes
+      throw e;
+    }
     return writer;
   }
 

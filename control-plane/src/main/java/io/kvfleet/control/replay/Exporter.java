@@ -101,8 +101,7 @@ public final class Exporter {
           Duration.ofNanos(System.nanoTime() - started), header);
     } catch (IOException | UncheckedIOException e) {
       Throwable why = e instanceof UncheckedIOException u ? u.getCause() : e;
-      throw KvfleetException.badInput("cannot write " + file + ": " + (why instanceof java.nio.file.NoSuchFileException
-          ? "its folder does not exist" : why.getClass().getSimpleName() + " " + why.getMessage()));
+      throw KvfleetException.badInput("cannot write " + file + ": " + why);
     }
   }
 

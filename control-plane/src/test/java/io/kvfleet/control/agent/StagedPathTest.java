@@ -113,14 +113,16 @@ class StagedPathTest {
     var beyond = prefill.transfer(order(TransferOp.WRITE, new ByteRange(LENGTH - 4096, 0, 8192)), this::landAtDecode);
     var wrapping = prefill.transfer(order(TransferOp.WRITE, new ByteRange(Long.MAX_VALUE - 100, 0, 4096)),
         this::landAtDecode);
+    var secondBeyond = prefill.transfer(order(TransferOp.WRITE, new ByteRange(0, 0, 4096),
+        new ByteRange(LENGTH, 4096, 4096)), this::landAtDecode);
 
-    for (var done : List.of(beyond, wrapping)) {
+    for (var done : List.of(beyond, wrapping, secondBeyond)) {
       assertThat(done).isInstanceOfSatisfying(TransferFailed.class, f -> {
         assertThat(f.reason()).isEqualTo(ReasonCodes.OUT_OF_BOUNDS);
         assertThat(f.detail()).contains("exceeds source state_data-0");
       });
     }
-    assertThat(destination.get(ValueLayout.JAVA_LONG, 0)).isZero();
+    assertThat(destination.get(ValueLayout.JAVA_LONG, 0)).as("not even the first, valid range").isZero();
   }
 
   @Test
@@ -199,9 +201,9 @@ class StagedPathTest {
     return decode.land(chunk);
   }
 
-  private TransferOrder order(TransferOp op, ByteRange range) {
+  private TransferOrder order(TransferOp op, ByteRange... ranges) {
     var request = new TransferRequested("t-1", "prefill-0", 3, "state_data-0", "decode-0", 2, "state_data-0", op,
-        List.of(range), System.currentTimeMillis() + 60_000, true);
+        List.of(ranges), System.currentTimeMillis() + 60_000, true);
     return new TransferOrder(request, sourceSpec, destinationSpec, Map.of("staged", destinationKey),
         decode.transportAddress(), "request-1");
   }

@@ -16,6 +16,8 @@ class UserErrorsTest {
       "demo --crash-node nosuch-0 | --crash-node nosuch-0: the demo's nodes are [prefill-0, decode-0]",
       "demo --crash-after 5s | --crash-after needs --crash-node (which node to crash)",
       "demo --replication-factor 3 | --replication-factor is for an external cluster (--bootstrap-servers)",
+      "demo --bootstrap-servers 127.0.0.1:1 --data-dir /tmp/x | --data-dir is for the embedded broker",
+      "coordinator --bootstrap-servers 127.0.0.1:1 --snapshot-every 5 | --snapshot-every needs --snapshot-dir",
       "replay --file x.jsonl.zst --max-anomalies -1 | --max-anomalies must not be negative: -1",
       "export --bootstrap-servers 127.0.0.1:1 -o /no/such/folder/x.jsonl.zst | cannot write /no/such/folder/x.jsonl.zst:"
           + " its folder does not exist"})
@@ -36,7 +38,28 @@ class UserErrorsTest {
   }
 
   @Test
-  void anUnresolvableClusterHostIsNamedEvenThoughItFailsInsideAFuture() {
+  void aUserErrorWrappedByAFutureStillEndsInItsMessage() {
+    var err = new java.io.StringWriter();
+    var commandLine = Kvfleet.commandLine().addSubcommand("wrapped", new Wrapped())
+        .setErr(new java.io.PrintWriter(err, true)); // set after adding: it reaches the subcommand too
+
+    int code = commandLine.execute("wrapped");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo("kvfleet wrapped: the user can act on this" + System.lineSeparator());
+  }
+
+  @picocli.CommandLine.Command(name = "wrapped")
+  static final class Wrapped implements java.util.concurrent.Callable<Integer> {
+    @Override
+    public Integer call() throws Exception {
+      throw new java.util.concurrent.ExecutionException(
+          io.kvfleet.control.KvfleetException.badInput("the user can act on this"));
+    }
+  }
+
+  @Test
+  void anUnresolvableClusterHostIsNamedBeforeAnythingStarts() {
     var run = Cli.run("node", "--id", "prefill-0", "--bootstrap-servers", "127.0.0.1:1",
         "--cluster-host", "no-such-host.invalid");
 

@@ -1,5 +1,6 @@
 package io.kvfleet.control.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvfleet.control.KvfleetException;
@@ -39,7 +40,11 @@ class EmbeddedKafkaIT {
       int port = Integer.parseInt(running.bootstrapServers().substring(running.bootstrapServers().indexOf(':') + 1));
 
       assertThatThrownBy(() -> EmbeddedKafka.start(dir, false, port)).isInstanceOf(KvfleetException.class)
-          .hasMessage("cannot listen on 127.0.0.1:" + port + ": the port is in use (choose another --port)");
+          .hasMessageStartingWith("cannot start the broker: ").hasMessageContaining("127.0.0.1:" + port)
+          .hasMessageEndingWith(" (choose another --port)");
+    }
+    try (var again = EmbeddedKafka.start(dir, false, 0)) {
+      assertThat(again.dataDir()).as("the failed start let go of its folder").isEqualTo(dir);
     }
   }
 }
