@@ -66,6 +66,16 @@ public final class EventTail implements AutoCloseable {
     return tail;
   }
 
+  /** Starts reading each partition of {@code from} at its offset there, and follows. */
+  public static EventTail startAt(String bootstrapServers, Map<TopicPartition, Long> from,
+      Consumer<ConsumerRecord<String, Decoded>> sink) {
+    var tail = new EventTail(bootstrapServers, sink);
+    tail.consumer.assign(from.keySet());
+    from.forEach(tail.consumer::seek);
+    tail.thread.start();
+    return tail;
+  }
+
   /** How many records the topics held before a tail {@link #startFromNow started from now}; 0 for others. */
   public long recordsBefore() {
     return before;

@@ -91,6 +91,13 @@ public final class KafkaLog implements AutoCloseable {
     return bounds;
   }
 
+  /** Per partition, the offset after the last record this log covers (where a follower goes on). */
+  public Map<TopicPartition, Long> endOffsets() {
+    var ends = new java.util.HashMap<TopicPartition, Long>();
+    partitions.forEach(p -> ends.put(p.tp, p.end));
+    return ends;
+  }
+
   private Bounds assign(List<String> topics, Map<String, OffsetRange> ranges) {
     var tps = new ArrayList<TopicPartition>();
     for (String topic : topics) {
