@@ -43,12 +43,12 @@ final class NodeExplainer {
         + join.host() + unavailable(join.capabilities()) + ";");
     history.node(i.nodeId()).stream()
         .filter(f -> f.event() instanceof RegistrationDecision d && d.epoch() == i.epoch()).forEach(cited::add);
-    long registered = 0;
+    var registered = new ArrayList<String>();
     var failed = new ArrayList<String>();
     for (String regionId : history.regionsOf(i.nodeId())) {
       for (Fact f : history.region(i.nodeId(), regionId)) {
         switch (f.event()) {
-          case RegionRegistered r when r.epoch() == i.epoch() -> registered++;
+          case RegionRegistered r when r.epoch() == i.epoch() -> registered.add(regionId + " on " + r.backend());
           case RegistrationFailed r when r.epoch() == i.epoch() -> {
             failed.add(regionId + " on " + r.backend() + ": " + r.reason());
             cited.add(f);
@@ -58,7 +58,8 @@ final class NodeExplainer {
         }
       }
     }
-    text.append(" ").append(registered).append(" registration").append(registered == 1 ? "" : "s");
+    text.append(" ").append(registered.size()).append(" registration").append(registered.size() == 1 ? "" : "s")
+        .append(registered.isEmpty() ? "" : " (" + String.join("; ", registered) + ")");
     text.append(failed.isEmpty() ? "" : ", " + failed.size() + " refused (" + String.join("; ", failed) + ")");
     var beats = i.heartbeats();
     text.append("; ").append(beats.count()).append(" heartbeat").append(beats.count() == 1 ? "" : "s")

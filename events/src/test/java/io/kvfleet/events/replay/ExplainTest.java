@@ -171,6 +171,7 @@ class ExplainTest {
     assertThat(explanation.summary()).startsWith("decode-0: 2 incarnations. Epoch 3 joined at 10:40:00.002")
         .contains("1 heartbeat, the last at 10:42:04.500; it ended at 10:42:07.000: decode-0 was lost (LEASE_EXPIRED")
         .contains("1 in-flight transfer failed with PEER_LOST")
-        .endsWith("Epoch 4 joined at 10:42:08.000 on 10.0.0.1; 1 registration; 0 heartbeats; it is ALIVE where the replay stopped.");
+        .endsWith("Epoch 4 joined at 10:42:08.000 on 10.0.0.1; 1 registration (kv-0 on host); 0 heartbeats; it is ALIVE"
+            + " where the replay stopped.");
   }
 }
