@@ -28,7 +28,7 @@ final class Anomalies implements ReplayObserver {
   private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
   private final List<Anomaly> listed = new ArrayList<>();
   private final Map<ProducerInPartition, Long> lastSequenceInPartition = new HashMap<>();
-  private int violationsBefore;
+  private long violationsBefore;
   private long lateBefore;
 
   @Override

@@ -2,10 +2,9 @@ package io.kvfleet.events.state;
 
 import io.kvfleet.events.Envelope;
 import java.time.Instant;
-import java.util.List;
 
 /** The envelope being folded, and where its violations go. */
-record Applying(Envelope envelope, List<Violation> violations) {
+record Applying(Envelope envelope, Recent<Violation> violations) {
 
   /** The only clock of the fold: the envelope's time. */
   Instant time() {

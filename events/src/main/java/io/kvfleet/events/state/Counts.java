@@ -17,10 +17,10 @@ public record Counts(
     int alivePeers,
     int liveRegions,
     int staleRegions,
-    int staleRegistrations,
-    int registrationFailures,
-    int skippedRegions,
-    int decisions,
+    long staleRegistrations,
+    long registrationFailures,
+    long skippedRegions,
+    long decisions,
     int transfers,
     long forgottenTransfers,
     int inFlight,
@@ -32,4 +32,4 @@ public record Counts(
     long opaque,
     long missingSequences,
     long duplicateSequences,
-    int violations) {}
+    long violations) {}

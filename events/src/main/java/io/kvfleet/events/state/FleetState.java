@@ -21,7 +21,6 @@ import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -44,16 +43,23 @@ public final class FleetState {
    * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
    * snapshots written by an older fold are replayed from the log instead of trusted.
    */
-  public static final int FOLD_VERSION = 3;
+  public static final int FOLD_VERSION = 4;
+
+  /**
+   * How many registration failures, skips, decisions, stale registrations and violations a fold
+   * that forgets ended transfers keeps of each (the newest; all are counted). A fold that keeps
+   * every transfer keeps them all.
+   */
+  public static final int KEPT_HISTORY = 1_000;
 
   private final Peers peers = new Peers();
-  private final Regions regions = new Regions();
+  private final Regions regions;
   private final Transfers transfers;
   private final Sequences sequences = new Sequences();
-  private final List<RegionSkipped> skipped = new ArrayList<>();
-  private final List<RegistrationDecision> decisions = new ArrayList<>();
+  private final Recent<RegionSkipped> skipped;
+  private final Recent<RegistrationDecision> decisions;
   private final SortedMap<String, Long> opaqueByType = new TreeMap<>();
-  private final List<Violation> violations = new ArrayList<>();
+  private final Recent<Violation> violations;
   private long applied;
 
   /** An empty fleet that keeps every transfer. */
@@ -62,7 +68,12 @@ public final class FleetState {
   }
 
   private FleetState(long keepEndedMillis) {
+    int history = keepEndedMillis == Transfers.KEEP_ALL ? Integer.MAX_VALUE : KEPT_HISTORY;
     this.transfers = new Transfers(keepEndedMillis);
+    this.regions = new Regions(history);
+    this.skipped = new Recent<>(history);
+    this.decisions = new Recent<>(history);
+    this.violations = new Recent<>(history);
   }
 
   /**
@@ -175,12 +186,12 @@ public final class FleetState {
 
   /** Registration outcomes that named an epoch other than their node's current one, in log order. */
   public List<StaleRegistration> staleRegistrations() {
-    return regions.staleRegistrations();
+    return regions.staleRegistrations().list();
   }
 
   /** Every registration failure, in log order. */
   public List<RegistrationFailed> failures() {
-    return regions.failures();
+    return regions.failures().list();
   }
 
   /** Registration failures counted by reason code. */
@@ -190,12 +201,12 @@ public final class FleetState {
 
   /** Regions deliberately not registered, in log order. */
   public List<RegionSkipped> skipped() {
-    return List.copyOf(skipped);
+    return skipped.list();
   }
 
   /** Registration policy decisions, in log order. */
   public List<RegistrationDecision> decisions() {
-    return List.copyOf(decisions);
+    return decisions.list();
   }
 
   /** A transfer, if it was requested. */
@@ -230,7 +241,7 @@ public final class FleetState {
 
   /** Invariant breaks, in log order. */
   public List<Violation> violations() {
-    return List.copyOf(violations);
+    return violations.list();
   }
 
   /** Envelopes folded so far, duplicates included. */
@@ -247,10 +258,10 @@ public final class FleetState {
         peers.aliveCount(),
         regions.count(RegionStatus.LIVE),
         regions.count(RegionStatus.STALE),
-        regions.staleRegistrations().size(),
-        regions.failures().size(),
-        skipped.size(),
-        decisions.size(),
+        regions.staleRegistrations().total(),
+        regions.failures().total(),
+        skipped.total(),
+        decisions.total(),
         transfers.all().size(),
         transfers.forgotten(),
         transfers.inFlight().size(),
@@ -262,7 +273,7 @@ public final class FleetState {
         opaqueByType.values().stream().mapToLong(Long::longValue).sum(),
         seen.stream().mapToLong(SequenceView::missing).sum(),
         seen.stream().mapToLong(SequenceView::duplicates).sum(),
-        violations.size());
+        violations.total());
   }
 
   /**
@@ -284,13 +295,13 @@ public final class FleetState {
   }
 
   /** How many invariant breaks were recorded, without copying them. */
-  public int violationCount() {
-    return violations.size();
+  public long violationCount() {
+    return violations.total();
   }
 
-  /** The invariant breaks recorded from the {@code from}-th on (from 0), in log order. */
-  public List<Violation> violationsFrom(int from) {
-    return List.copyOf(violations.subList(Math.min(from, violations.size()), violations.size()));
+  /** The invariant breaks recorded from the {@code from}-th on (from 0), in log order, as far as kept. */
+  public List<Violation> violationsFrom(long from) {
+    return violations.from(from);
   }
 
   /** The sequence numbers missing between those seen, per producer incarnation. */
@@ -301,9 +312,10 @@ public final class FleetState {
   /** Every part of the state, copied: what the hash covers and a snapshot stores. */
   StateImage image() {
     return new StateImage(
-        applied, peers.image(), regions.viewsImage(), regions.staleRegistrations(), regions.failures(),
-        regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(), transfers.forgotten(),
-        transfers.lateOutcomes(), sequences.hashPart(), List.copyOf(skipped), List.copyOf(decisions), new TreeMap<>(opaqueByType), List.copyOf(violations));
+        applied, peers.image(), regions.viewsImage(), regions.staleRegistrations().image(), regions.staleKeys(),
+        regions.failures().image(), regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(),
+        transfers.forgotten(), transfers.lateOutcomes(), sequences.hashPart(), skipped.image(), decisions.image(),
+        new TreeMap<>(opaqueByType), violations.image());
   }
 
   /** The state an image describes; folding on from it is folding on from the state it was taken of. */
@@ -311,13 +323,14 @@ public final class FleetState {
     var state = new FleetState(image.keepEndedMillis());
     state.applied = image.applied();
     state.peers.restore(image.peers());
-    state.regions.restore(image.regions(), image.staleRegistrations(), image.failures());
+    state.regions.restore(image.regions(), image.staleRegistrations(), image.staleKeys(), image.failures(),
+        image.failuresByReason());
     state.transfers.restore(image.transfers(), image.forgottenTransfers(), image.lateOutcomes());
     state.sequences.restore(image.sequences());
-    state.skipped.addAll(image.skipped());
-    state.decisions.addAll(image.decisions());
+    state.skipped.restore(image.skipped());
+    state.decisions.restore(image.decisions());
     state.opaqueByType.putAll(image.opaqueByType());
-    state.violations.addAll(image.violations());
+    state.violations.restore(image.violations());
     return state;
   }
 }

@@ -4,7 +4,6 @@ import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.RegistrationFailed;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -15,10 +14,16 @@ import java.util.TreeMap;
 /** The region part of the fold: live and stale regions and every registration failure. */
 final class Regions {
   private final SortedMap<RegionKey, RegionView> views = new TreeMap<>();
-  private final List<StaleRegistration> staleRegistrations = new ArrayList<>();
-  private final Set<RegionKey> staleKeys = new HashSet<>(); // an index of staleRegistrations
-  private final List<RegistrationFailed> failures = new ArrayList<>();
+  private final Recent<StaleRegistration> staleRegistrations;
+  private final Set<RegionKey> staleKeys = new HashSet<>(); // every key a stale registration named
+  private final Recent<RegistrationFailed> failures;
   private final SortedMap<String, Long> failuresByReason = new TreeMap<>();
+
+  /** Regions that remember the last {@code history} stale registrations and failures (and count all). */
+  Regions(int history) {
+    this.staleRegistrations = new Recent<>(history);
+    this.failures = new Recent<>(history);
+  }
 
   /**
    * A registration at the node's current epoch is live unless that incarnation already ended (lost
@@ -109,12 +114,17 @@ final class Regions {
     return (int) views.values().stream().filter(v -> v.status() == status).count();
   }
 
-  List<StaleRegistration> staleRegistrations() {
-    return List.copyOf(staleRegistrations);
+  Recent<StaleRegistration> staleRegistrations() {
+    return staleRegistrations;
   }
 
-  List<RegistrationFailed> failures() {
-    return List.copyOf(failures);
+  Recent<RegistrationFailed> failures() {
+    return failures;
+  }
+
+  /** Every region a stale registration named, sorted. */
+  List<RegionKey> staleKeys() {
+    return staleKeys.stream().sorted().toList();
   }
 
   SortedMap<String, Long> failuresByReason() {
@@ -125,12 +135,13 @@ final class Regions {
     return new TreeMap<>(views);
   }
 
-  /** Restores the views and logs; the stale-key index and the counts by reason are rebuilt. */
-  void restore(SortedMap<RegionKey, RegionView> image, List<StaleRegistration> stale, List<RegistrationFailed> failed) {
+  /** Restores the views, the histories, the stale keys and the counts by reason. */
+  void restore(SortedMap<RegionKey, RegionView> image, Recent.Kept<StaleRegistration> stale, List<RegionKey> keys,
+      Recent.Kept<RegistrationFailed> failed, SortedMap<String, Long> byReason) {
     views.putAll(image);
-    staleRegistrations.addAll(stale);
-    stale.forEach(s -> staleKeys.add(new RegionKey(s.nodeId(), s.regionId())));
-    failures.addAll(failed);
-    failed.forEach(f -> failuresByReason.merge(f.reason(), 1L, Long::sum));
+    staleRegistrations.restore(stale);
+    staleKeys.addAll(keys);
+    failures.restore(failed);
+    failuresByReason.putAll(byReason);
   }
 }

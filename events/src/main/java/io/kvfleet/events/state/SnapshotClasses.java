@@ -46,7 +46,7 @@ final class SnapshotClasses {
       RegistrationDecision.class, TransferRequested.class, TransferRejected.class,
       TransferDispatched.class, TransferCompleted.class, TransferFailed.class,
       TransferTimedOut.class, OpaqueEvent.class, MemoryType.class, RegionKind.class,
-      TransferOp.class, PeerStatus.class, RegionStatus.class, TransferStatus.class);
+      TransferOp.class, PeerStatus.class, RegionStatus.class, TransferStatus.class, Recent.Kept.class);
 
   private static final ClassValue<Shape> SHAPES =
       new ClassValue<>() {

@@ -8,30 +8,31 @@ import java.util.SortedMap;
 
 /**
  * Everything a {@link FleetState} holds, as immutable parts: what its hash covers and what a
- * snapshot stores. Derived indexes (stale region keys, failures by reason) are rebuilt on restore.
+ * snapshot stores.
  */
 record StateImage(
     long applied,
     SortedMap<String, PeerView> peers,
     SortedMap<RegionKey, RegionView> regions,
-    List<StaleRegistration> staleRegistrations,
-    List<RegistrationFailed> failures,
+    Recent.Kept<StaleRegistration> staleRegistrations,
+    List<RegionKey> staleKeys,
+    Recent.Kept<RegistrationFailed> failures,
     SortedMap<String, Long> failuresByReason,
     SortedMap<String, TransferView> transfers,
     long keepEndedMillis,
     long forgottenTransfers,
     long lateOutcomes,
     SortedMap<Sequences.Producer, Sequences.Seen> sequences,
-    List<RegionSkipped> skipped,
-    List<RegistrationDecision> decisions,
+    Recent.Kept<RegionSkipped> skipped,
+    Recent.Kept<RegistrationDecision> decisions,
     SortedMap<String, Long> opaqueByType,
-    List<Violation> violations) {
+    Recent.Kept<Violation> violations) {
 
   /** Hex SHA-256 of the canonical form: the definition of {@link FleetState#hash()}. */
   String hash() {
     return Canonical.sha256(
         List.of(
-            applied, peers, List.of(regions, staleRegistrations, failures, failuresByReason), transfers,
+            applied, peers, List.of(regions, staleRegistrations, staleKeys, failures, failuresByReason), transfers,
             List.of(keepEndedMillis, forgottenTransfers, lateOutcomes), sequences, skipped, decisions, opaqueByType,
             violations));
   }
