@@ -343,14 +343,21 @@ public final class NodeAgent extends VerticleBase {
    * OUTCOME_RETRY} until Kafka takes it, unless the agent crashed.
    */
   private Future<Void> publishOutcome(FleetEvent event, String correlationId) {
+    return publishOutcome(event, correlationId, true);
+  }
+
+  private Future<Void> publishOutcome(FleetEvent event, String correlationId, boolean firstTry) {
     return publish(event, correlationId).recover(refused -> {
       boolean bufferFull = refused instanceof KvfleetException || refused.getCause() instanceof KvfleetException;
       if (crashed || !bufferFull) {
         return Future.failedFuture(refused);
       }
-      LOG.warn("{} {} waits: {}", event.wireType(), event.subject(), refused.getMessage());
+      if (firstTry) {
+        LOG.warn("{} {} waits, offered again every {}: {}", event.wireType(), event.subject(), OUTCOME_RETRY,
+            refused.getMessage());
+      }
       Promise<Void> later = Promise.promise();
-      vertx.setTimer(OUTCOME_RETRY.toMillis(), t -> publishOutcome(event, correlationId).onComplete(later));
+      vertx.setTimer(OUTCOME_RETRY.toMillis(), t -> publishOutcome(event, correlationId, false).onComplete(later));
       return later.future();
     });
   }

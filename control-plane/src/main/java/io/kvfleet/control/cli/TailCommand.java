@@ -39,8 +39,7 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
     Map<TopicPartition, Long> ends;
     try (var log = KafkaLog.open(bootstrapServers, Topics.ALL, Map.of())) {
       log.read(r -> {
-        print(r.topic(), r.partition(), r.offset(), r.value() == null
-            ? new Decoded.Malformed("empty record", new byte[0]) : codec.decode(r.value()), System.out);
+        print(r.topic(), r.partition(), r.offset(), codec.decode(r.value()), System.out);
         return stop.getCount() > 0 && System.nanoTime() < deadline;
       });
       ends = log.endOffsets();

@@ -52,9 +52,13 @@ final class Endings {
   List<FleetEvent> due(FleetState state, long now, NodesView seen, Predicate<String> owns) {
     List<FleetEvent> due = new ArrayList<>();
     for (FleetEvent event : refused) {
-      boolean endedMeanwhile = isTransferEnd(event)
-          && state.transfer(event.subject()).map(t -> t.status().isTerminal()).orElse(true);
-      if (!endedMeanwhile) {
+      boolean stillDue = switch (event) {
+        case TransferFailed f -> owns.test(f.sourceNode()) && inFlight(state, f.transferId());
+        case TransferTimedOut t -> owns.test(t.sourceNode()) && inFlight(state, t.transferId());
+        case PeerLost l -> owns.test(l.nodeId());
+        default -> true;
+      };
+      if (stillDue) {
         due.add(event);
       }
     }
@@ -102,7 +106,7 @@ final class Endings {
   /**
    * Kafka refused {@code event}, which {@link #due} gave: the next check gives it again as it was
    * (a loss is not judged again: requests may have been rejected on it already), unless the fold
-   * has read the transfer's end meanwhile.
+   * has read the transfer's end meanwhile or the node went to another coordinator.
    */
   void unpublished(FleetEvent event) {
     refused.add(event);
@@ -148,8 +152,8 @@ final class Endings {
     }
   }
 
-  private static boolean isTransferEnd(FleetEvent event) {
-    return event instanceof TransferFailed || event instanceof TransferTimedOut;
+  private static boolean inFlight(FleetState state, String transferId) {
+    return state.transfer(transferId).map(t -> !t.status().isTerminal()).orElse(false);
   }
 
   private static long lease(PeerView peer) {

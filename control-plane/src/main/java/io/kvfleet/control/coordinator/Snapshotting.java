@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * A coordinator's snapshots: at start, the newest valid one is loaded (corrupt, incompatible or
  * foreign ones are skipped and said so) and the consumer is moved past what it covers; while
  * running, a snapshot is written every {@code interval} when at least {@code everyEvents} events
- * were folded since the last, and once when the coordinator catches up (if it folded anything). Capturing the state is
- * done on the event loop (it copies maps); encoding, hashing and writing run on a worker thread.
+ * were folded since the last, and once when the coordinator catches up (if it folded anything).
+ * Capturing the state is done on the event loop (it copies maps); encoding, hashing and writing run
+ * on a worker thread.
  */
 final class Snapshotting {
   private static final Logger LOG = LoggerFactory.getLogger(Snapshotting.class);

@@ -139,6 +139,14 @@ class EndingsTest {
   }
 
   @Test
+  void givesNothingAgainForANodeThatWentToAnotherCoordinator() {
+    long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
+    due(afterLease, node -> true).forEach(endings::unpublished);
+
+    assertThat(due(afterLease + 200, node -> false)).as("both nodes are another coordinator's now").isEmpty();
+  }
+
+  @Test
   void leavesATransferWhoseSourceAnotherCoordinatorOwnsToThatCoordinator() {
     long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
     List<FleetEvent> due = due(afterLease, node -> node.equals("decode-0"));

@@ -184,12 +184,15 @@ public final class FleetState {
     return regions.all();
   }
 
-  /** Registration outcomes that named an epoch other than their node's current one, in log order. */
+  /**
+   * Registration outcomes that named an epoch other than their node's current one, in log order
+   * (the newest {@link #KEPT_HISTORY} in a fold that forgets ended transfers; {@link Counts} counts all).
+   */
   public List<StaleRegistration> staleRegistrations() {
     return regions.staleRegistrations().list();
   }
 
-  /** Every registration failure, in log order. */
+  /** Registration failures in log order (the newest {@link #KEPT_HISTORY} in a forgetting fold). */
   public List<RegistrationFailed> failures() {
     return regions.failures().list();
   }
@@ -204,7 +207,7 @@ public final class FleetState {
     return skipped.list();
   }
 
-  /** Registration policy decisions, in log order. */
+  /** Registration policy decisions in log order (the newest {@link #KEPT_HISTORY} in a forgetting fold). */
   public List<RegistrationDecision> decisions() {
     return decisions.list();
   }
@@ -239,7 +242,7 @@ public final class FleetState {
     return new TreeMap<>(opaqueByType);
   }
 
-  /** Invariant breaks, in log order. */
+  /** Invariant breaks in log order (the newest {@link #KEPT_HISTORY} in a forgetting fold). */
   public List<Violation> violations() {
     return violations.list();
   }

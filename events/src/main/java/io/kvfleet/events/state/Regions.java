@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** The region part of the fold: live and stale regions and every registration failure. */
+/** The region part of the fold: live and stale regions, registration failures and their counts by reason. */
 final class Regions {
   private final SortedMap<RegionKey, RegionView> views = new TreeMap<>();
   private final Recent<StaleRegistration> staleRegistrations;
