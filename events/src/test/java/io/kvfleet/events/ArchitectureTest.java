@@ -41,7 +41,8 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(
-              "io.kvfleet.events.codec..", "io.kvfleet.events.state..", "com.fasterxml..", "org.apache.kafka..");
+              "io.kvfleet.events.codec..", "io.kvfleet.events.state..", "io.kvfleet.events.snapshot..",
+              "com.fasterxml..", "org.apache.kafka..");
 
   @ArchTest
   static final ArchRule theFoldNeedsNoCodecJsonOrKafka =
@@ -51,6 +52,26 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage("io.kvfleet.events.codec..", "com.fasterxml..", "org.apache.kafka..");
+
+  /** Snapshots and the hash read the fold's state; the fold knows nothing of them. */
+  @ArchTest
+  static final ArchRule theFoldKnowsNothingOfSnapshots =
+      noClasses()
+          .that()
+          .resideInAPackage("io.kvfleet.events.state..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.kvfleet.events.snapshot..");
+
+  @ArchTest
+  static final ArchRule snapshotsNeedNoCodecJsonKafkaOrReplay =
+      noClasses()
+          .that()
+          .resideInAPackage("io.kvfleet.events.snapshot..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.kvfleet.events.codec..", "io.kvfleet.events.replay..", "com.fasterxml..", "org.apache.kafka..");
 
   @ArchTest
   static final ArchRule theFoldReadsNoClock =

@@ -9,6 +9,7 @@ import io.kvfleet.control.kafka.EventTail;
 import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.FleetState;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -139,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
         + " late outcomes %d; sequence gaps %d; invariant violations %d; malformed records %d; state hash %s",
         c.applied(), c.peers(), c.alivePeers(), c.liveRegions(), c.registrationFailures(), c.skippedRegions(),
         c.transfers(), c.completed(), c.rejected(), c.failed(), c.timedOut(), c.inFlight(), c.lateOutcomes(),
-        c.missingSequences(), c.violations(), malformed, state.hash().substring(0, 16));
+        c.missingSequences(), c.violations(), malformed, StateHash.of(state).substring(0, 16));
   }
 
   private static void awaitQuietly(CountDownLatch latch) {

@@ -1,7 +1,7 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.control.replay.ReplayJson;
+import io.kvfleet.control.ReplayJson;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.control.replay.ReplayText;
 import io.kvfleet.events.replay.ExplainTarget;

@@ -1,9 +1,9 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.ReplayJson;
 import io.kvfleet.control.replay.Exporter;
 import io.kvfleet.control.replay.OffsetRange;
-import io.kvfleet.control.replay.ReplayJson;
 import io.kvfleet.events.Topics;
 import java.nio.file.Path;
 import java.time.Clock;

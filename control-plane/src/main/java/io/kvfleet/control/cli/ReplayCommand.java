@@ -1,11 +1,11 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.control.replay.ReplayJson;
+import io.kvfleet.control.ReplayJson;
+import io.kvfleet.control.coordinator.SnapshotStore;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.control.replay.ReplayText;
 import io.kvfleet.control.replay.SnapshotCheck;
-import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.control.replay.TimelineLine;
 import io.kvfleet.events.replay.AnomalyReport;
 import io.kvfleet.events.replay.LogPosition;
@@ -14,8 +14,8 @@ import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.replay.StateReport;
 import io.kvfleet.events.replay.TimelineEntry;
 import io.kvfleet.events.replay.Until;
+import io.kvfleet.events.snapshot.InvalidSnapshotException;
 import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.state.InvalidSnapshotException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,6 @@ import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.TransferOrder;
 import io.kvfleet.control.kafka.EventPublisher;
-import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.TransferCompleted;
@@ -17,6 +16,7 @@ import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.state.TransferView;
@@ -173,7 +173,7 @@ public final class Coordinator extends VerticleBase {
   }
 
   private FoldPosition position() {
-    return new FoldPosition(publisher.producerId(), state.appliedCount(), state.hash(), folded.nextOffsets(),
+    return new FoldPosition(publisher.producerId(), state.appliedCount(), StateHash.of(state), folded.nextOffsets(),
         folded.build(), startedFrom, state.keepEnded().orElseThrow().toMillis());
   }
 
@@ -185,7 +185,7 @@ public final class Coordinator extends VerticleBase {
   private CoordinatorStatus status() {
     var counts = state.counts();
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
-        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash(), ownership.owned(),
+        state.appliedCount(), malformed, counts.opaque(), counts.violations(), StateHash.of(state), ownership.owned(),
         counts.transfers(), counts.inFlight(), counts.forgottenTransfers(), counts.lateOutcomes());
   }
 

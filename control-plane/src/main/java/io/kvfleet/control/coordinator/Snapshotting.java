@@ -1,10 +1,9 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.replay.LogPosition;
+import io.kvfleet.events.snapshot.StateSnapshot;
 import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.state.StateSnapshot;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.kafka.client.common.TopicPartition;

@@ -2,6 +2,7 @@ package io.kvfleet.control.replay;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.kvfleet.control.ReplayJson;
 import io.kvfleet.events.codec.Decoded;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

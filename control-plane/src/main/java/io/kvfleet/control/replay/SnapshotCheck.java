@@ -1,8 +1,10 @@
 package io.kvfleet.control.replay;
 
+import io.kvfleet.control.coordinator.SnapshotStore;
 import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.FleetState;
 import java.nio.file.Path;
 import java.util.SortedMap;
@@ -36,7 +38,7 @@ public record SnapshotCheck(String coordinatorId, long coordinatorApplied, Strin
     var replay = new Replay(fresh, ReplayOptions.defaults());
     ReplayRunner.run(source, replay, order, progress);
     var result = replay.finish();
-    String replayHash = result.state().hash();
+    String replayHash = StateHash.of(result.state());
     return new SnapshotCheck(coordinatorId, applied, hash, order.nextOffsets(), result.state().appliedCount(),
         replayHash, result.records(), replayHash.equals(hash));
   }

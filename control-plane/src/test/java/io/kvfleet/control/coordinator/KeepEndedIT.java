@@ -6,7 +6,6 @@ import io.kvfleet.control.agent.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.replay.LogSource;
 import io.kvfleet.control.replay.SnapshotCheck;
-import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;

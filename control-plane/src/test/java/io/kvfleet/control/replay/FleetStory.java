@@ -3,6 +3,7 @@ package io.kvfleet.control.replay;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.coordinator.FoldPosition;
+import io.kvfleet.control.coordinator.SnapshotStore;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.kafka.Collected;
 import io.kvfleet.control.kafka.EmbeddedKafka;

@@ -4,6 +4,7 @@ import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
 import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.Counts;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.PeerStatus;
@@ -23,7 +24,7 @@ import java.util.TreeMap;
  *
  * @param position the last record folded; null when none was
  * @param time that record's timestamp; null when none was
- * @param hash {@link FleetState#hash()}, which the coordinator reports for the same position
+ * @param hash {@link io.kvfleet.events.snapshot.StateHash#of}, which the coordinator reports for the same position
  */
 public record StateReport(
     LogPosition position,
@@ -68,7 +69,7 @@ public record StateReport(
           f.region().regionId(), f.backend(), f.detail(), f.nativeCode(), f.nativeMessage(), f.remediation()));
     }
     var inFlight = state.inFlightTransfers().stream().map(StateReport::inFlight).toList();
-    return new StateReport(position, time, state.hash(), state.counts(), peers, regions, failures, inFlight);
+    return new StateReport(position, time, StateHash.of(state), state.counts(), peers, regions, failures, inFlight);
   }
 
   private static InFlight inFlight(TransferView t) {

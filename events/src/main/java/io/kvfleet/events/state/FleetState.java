@@ -279,14 +279,6 @@ public final class FleetState {
         violations.total());
   }
 
-  /**
-   * Hex SHA-256 of a canonical serialization of all state: the same log gives the same hash in
-   * every JVM, whatever the iteration order of any map.
-   */
-  public String hash() {
-    return image().hash();
-  }
-
   /** Whether the log already gave this producer incarnation's {@code sequence} (a redelivery). */
   public boolean hasSeen(String producer, long epoch, long sequence) {
     return sequences.contains(producer, epoch, sequence);
@@ -312,8 +304,11 @@ public final class FleetState {
     return sequences.gaps();
   }
 
-  /** Every part of the state, copied: what the hash covers and a snapshot stores. */
-  StateImage image() {
+  /**
+   * Every part of the state, copied: what its hash covers and a snapshot stores (for {@code
+   * io.kvfleet.events.snapshot}, whose {@code StateHash} is the state's hash).
+   */
+  public StateImage image() {
     return new StateImage(
         applied, peers.image(), regions.viewsImage(), regions.staleRegistrations().image(), regions.staleKeys(),
         regions.failures().image(), regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(),
@@ -321,8 +316,11 @@ public final class FleetState {
         new TreeMap<>(opaqueByType), violations.image());
   }
 
-  /** The state an image describes; folding on from it is folding on from the state it was taken of. */
-  static FleetState restore(StateImage image) {
+  /**
+   * The state an image describes; folding on from it is folding on from the state it was taken of.
+   * For {@code io.kvfleet.events.snapshot}, which checks the rebuilt state's hash before trusting it.
+   */
+  public static FleetState restore(StateImage image) {
     var state = new FleetState(image.keepEndedMillis());
     state.applied = image.applied();
     state.peers.restore(image.peers());

@@ -6,9 +6,10 @@ import java.util.List;
 /**
  * A history in log order that keeps its last {@code limit} entries and counts them all: what a
  * long-running coordinator remembers of registration failures, skips, decisions and violations
- * (the log keeps every one for replay). Unlimited in a fold that keeps every transfer.
+ * (the log keeps every one for replay). Unlimited in a fold that keeps every transfer. Public only
+ * so that its {@link Kept}, a part of a {@link StateImage}, can be named by the snapshot package.
  */
-final class Recent<T> {
+public final class Recent<T> {
   private final ArrayDeque<T> kept = new ArrayDeque<>();
   private final int limit;
   private long total;
@@ -57,5 +58,5 @@ final class Recent<T> {
    * @param last the entries kept, oldest first
    * @param total how many were ever added
    */
-  record Kept<T>(List<T> last, long total) {}
+  public record Kept<T>(List<T> last, long total) {}
 }

@@ -2,8 +2,8 @@ package io.kvfleet.events.state;
 
 import java.util.Comparator;
 
-/** A region's identity: region ids are unique per node. */
-record RegionKey(String nodeId, String regionId) implements Comparable<RegionKey> {
+/** A region's identity: region ids are unique per node (public as a part of a {@link StateImage}). */
+public record RegionKey(String nodeId, String regionId) implements Comparable<RegionKey> {
   private static final Comparator<RegionKey> ORDER =
       Comparator.comparing(RegionKey::nodeId).thenComparing(RegionKey::regionId);
 

@@ -7,11 +7,12 @@ import java.util.TreeMap;
 
 /**
  * The sequence numbers seen per producer incarnation, as runs of consecutive numbers, so gaps and
- * duplicates are found whatever order the topics interleave in.
+ * duplicates are found whatever order the topics interleave in. Public only so that its records,
+ * parts of a {@link StateImage}, can be named by the snapshot package.
  */
-final class Sequences {
+public final class Sequences {
   /** One producer incarnation. */
-  record Producer(String producer, long epoch) implements Comparable<Producer> {
+  public record Producer(String producer, long epoch) implements Comparable<Producer> {
     @Override
     public int compareTo(Producer other) {
       int byName = producer.compareTo(other.producer);
@@ -20,14 +21,16 @@ final class Sequences {
   }
 
   /** Consecutive sequence numbers {@code first..last}, both included. */
-  record Run(long first, long last) {}
+  public record Run(long first, long last) {}
 
   /** What is known of one producer incarnation: its runs and how many duplicates came. */
-  record Seen(List<Run> runs, long duplicates) {}
+  public record Seen(List<Run> runs, long duplicates) {}
 
   // Looked up for every event, so hashed; sorted only when listed or hashed.
   private final Map<Producer, TreeMap<Long, Long>> runs = new HashMap<>();
   private final Map<Producer, Long> duplicates = new HashMap<>();
+
+  Sequences() {}
 
   /** Records a sequence number; false when it was seen before. */
   boolean record(String producer, long epoch, long sequence) {

@@ -8,9 +8,10 @@ import java.util.SortedMap;
 
 /**
  * Everything a {@link FleetState} holds, as immutable parts: what its hash covers and what a
- * snapshot stores.
+ * snapshot stores ({@code io.kvfleet.events.snapshot}, the only user). Public so that package can
+ * read a state and rebuild one; a state rebuilt from an image is trusted only once its hash matches.
  */
-record StateImage(
+public record StateImage(
     long applied,
     SortedMap<String, PeerView> peers,
     SortedMap<RegionKey, RegionView> regions,
@@ -26,14 +27,4 @@ record StateImage(
     Recent.Kept<RegionSkipped> skipped,
     Recent.Kept<RegistrationDecision> decisions,
     SortedMap<String, Long> opaqueByType,
-    Recent.Kept<Violation> violations) {
-
-  /** Hex SHA-256 of the canonical form: the definition of {@link FleetState#hash()}. */
-  String hash() {
-    return Canonical.sha256(
-        List.of(
-            applied, peers, List.of(regions, staleRegistrations, staleKeys, failures, failuresByReason), transfers,
-            List.of(keepEndedMillis, forgottenTransfers, lateOutcomes), sequences, skipped, decisions, opaqueByType,
-            violations));
-  }
-}
+    Recent.Kept<Violation> violations) {}

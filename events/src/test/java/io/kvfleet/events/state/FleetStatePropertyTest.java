@@ -11,6 +11,7 @@ import io.kvfleet.events.Samples;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
+import io.kvfleet.events.snapshot.StateHash;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -77,7 +78,7 @@ class FleetStatePropertyTest {
     FleetState again = new FleetState();
     history.forEach(again::apply);
 
-    assertThat(again.hash()).isEqualTo(once.hash());
+    assertThat(StateHash.of(again)).isEqualTo(StateHash.of(once));
     assertThat(again.counts()).isEqualTo(once.counts());
   }
 
@@ -86,7 +87,7 @@ class FleetStatePropertyTest {
     List<Envelope> decoded =
         history.stream().map(e -> ((Decoded.Event) CODEC.decode(CODEC.encode(e))).envelope()).toList();
 
-    assertThat(FleetState.fold(decoded).hash()).isEqualTo(FleetState.fold(history).hash());
+    assertThat(StateHash.of(FleetState.fold(decoded))).isEqualTo(StateHash.of(FleetState.fold(history)));
   }
 
   @Property
@@ -94,7 +95,7 @@ class FleetStatePropertyTest {
     FleetState state = FleetState.fold(log);
 
     assertThat(state.appliedCount()).isEqualTo(log.size());
-    assertThat(state.hash()).hasSize(64);
+    assertThat(StateHash.of(state)).hasSize(64);
   }
 
   @Property
@@ -106,7 +107,7 @@ class FleetStatePropertyTest {
     changed.set(
         index, new Envelope(e.id(), "intruder", e.epoch(), e.sequence(), e.time(), "", e.data()));
 
-    assertThat(FleetState.fold(changed).hash()).isNotEqualTo(FleetState.fold(history).hash());
+    assertThat(StateHash.of(FleetState.fold(changed))).isNotEqualTo(StateHash.of(FleetState.fold(history)));
   }
 
   @Property
@@ -124,7 +125,7 @@ class FleetStatePropertyTest {
     var data = (FleetEvent) mutated.get();
     changed.set(index, new Envelope(e.id(), e.producer(), e.epoch(), e.sequence(), e.time(), "", data));
 
-    assertThat(FleetState.fold(changed).hash()).isNotEqualTo(FleetState.fold(history).hash());
+    assertThat(StateHash.of(FleetState.fold(changed))).isNotEqualTo(StateHash.of(FleetState.fold(history)));
   }
 
   /** Indexes of events the state keeps whole: failures, skips, decisions and first requests. */

@@ -8,6 +8,7 @@ import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.Samples;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.snapshot.StateHash;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -92,8 +93,8 @@ class ForgettingEndedTransfersTest {
   void foldsWithDifferentWindowsHashDifferentlyEvenBeforeForgettingAnything() {
     List<Envelope> log = completedTransfer("t1").envelopes();
 
-    assertThat(fold(WINDOW, log).hash()).isNotEqualTo(fold(WINDOW.plusSeconds(1), log).hash())
-        .isNotEqualTo(FleetState.fold(log).hash());
+    assertThat(StateHash.of(fold(WINDOW, log))).isNotEqualTo(StateHash.of(fold(WINDOW.plusSeconds(1), log)))
+        .isNotEqualTo(StateHash.of(FleetState.fold(log)));
   }
 
   @Test

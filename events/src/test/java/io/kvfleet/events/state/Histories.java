@@ -34,13 +34,13 @@ import net.jqwik.api.Combinators;
  * Logs as a fleet writes them: node and transfer lifecycles interleaved at random, noise events
  * mixed in, the odd sequence number skipped and the odd envelope delivered twice.
  */
-final class Histories {
+public final class Histories {
   private Histories() {}
 
   /** A producer incarnation. */
   private record Writer(String producer, long epoch) {}
 
-  static Arbitrary<List<Envelope>> histories() {
+  public static Arbitrary<List<Envelope>> histories() {
     return Combinators.combine(
             Lifecycles.nodes().list().ofMinSize(1).ofMaxSize(4),
             Lifecycles.transfers().list().ofMaxSize(8),

@@ -1,8 +1,8 @@
 package io.kvfleet.control.replay.bench;
 
 import io.kvfleet.control.coordinator.Coordinator;
+import io.kvfleet.control.coordinator.SnapshotStore;
 import io.kvfleet.control.kafka.EventPublisher;
-import io.kvfleet.control.replay.SnapshotStore;
 import io.vertx.core.Vertx;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

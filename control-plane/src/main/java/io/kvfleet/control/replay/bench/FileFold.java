@@ -11,6 +11,7 @@ import io.kvfleet.events.codec.EventCodec;
 import io.kvfleet.events.replay.LogRecord;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.FleetState;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,14 +38,14 @@ final class FileFold {
         ReplayRunner.read(new LogSource.File(file), replay::accept, false, 0);
         return replay.state().appliedCount();
       }));
-      hash = replay.finish().state().hash();
+      hash = StateHash.of(replay.finish().state());
       var parallel = new Replay(ReplayOptions.defaults());
       pipelined = Rate.best(pipelined, Rate.measure("file, " + ReplayRunner.DECODE_THREADS
           + " decoding threads + 1 folding", () -> {
             ReplayRunner.run(new LogSource.File(file), parallel, false);
             return parallel.state().appliedCount();
           }));
-      check(hash, parallel.finish().state().hash());
+      check(hash, StateHash.of(parallel.finish().state()));
     }
     List<StoredRecord> stored = new ArrayList<>();
     try (var reader = ExportReader.open(file)) {
@@ -95,13 +96,13 @@ final class FileFold {
         records.forEach(replay::accept);
         return records.size();
       }));
-      check(hash, replay.finish().state().hash());
+      check(hash, StateHash.of(replay.finish().state()));
       var state = new FleetState();
       foldOnly = Rate.best(foldOnly, Rate.measure("decoded records: FleetState.apply only", () -> {
         envelopes.forEach(state::apply);
         return envelopes.size();
       }));
-      check(hash, state.hash());
+      check(hash, StateHash.of(state));
     }
     return new Result(tokensOnly, decodeOnly, endToEnd, pipelined, replayOnly, foldOnly, hash);
   }

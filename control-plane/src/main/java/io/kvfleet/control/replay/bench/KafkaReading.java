@@ -4,6 +4,7 @@ import io.kvfleet.control.replay.LogSource;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.snapshot.StateHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ final class KafkaReading {
         ReplayRunner.run(new LogSource.Kafka(bootstrapServers, topics), r, false);
         return r.state().appliedCount();
       }));
-      hash = r.finish().state().hash();
+      hash = StateHash.of(r.finish().state());
     }
     return new Result(plain, replay, hash);
   }

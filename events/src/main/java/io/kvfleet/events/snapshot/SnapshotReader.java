@@ -1,7 +1,9 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
-import static io.kvfleet.events.state.SnapshotWriter.*;
+import static io.kvfleet.events.snapshot.SnapshotWriter.*;
 
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.StateImage;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
 /** A snapshot that cannot be trusted: corrupt, truncated, of another format or fold, or not matching its hash. */
 public final class InvalidSnapshotException extends RuntimeException {

@@ -1,9 +1,10 @@
-package io.kvfleet.control.replay;
+package io.kvfleet.control.coordinator;
 
+import io.kvfleet.control.ReplayJson;
 import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.snapshot.InvalidSnapshotException;
+import io.kvfleet.events.snapshot.StateSnapshot;
 import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.state.InvalidSnapshotException;
-import io.kvfleet.events.state.StateSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

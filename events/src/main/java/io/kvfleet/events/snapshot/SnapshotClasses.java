@@ -1,4 +1,4 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
@@ -22,6 +22,18 @@ import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.PeerView;
+import io.kvfleet.events.state.Recent;
+import io.kvfleet.events.state.RegionKey;
+import io.kvfleet.events.state.RegionStatus;
+import io.kvfleet.events.state.RegionView;
+import io.kvfleet.events.state.Sequences;
+import io.kvfleet.events.state.StaleRegistration;
+import io.kvfleet.events.state.StateImage;
+import io.kvfleet.events.state.TransferStatus;
+import io.kvfleet.events.state.TransferView;
+import io.kvfleet.events.state.Violation;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.RecordComponent;
@@ -85,7 +97,7 @@ final class SnapshotClasses {
         var lookup = MethodHandles.lookup();
         for (int i = 0; i < components.length; i++) {
           var accessor = components[i].getAccessor();
-          accessor.setAccessible(true); // package-private records of this package
+          accessor.setAccessible(true); // any record a state holds, public or not
           accessors[i] = lookup.unreflect(accessor).asType(
               java.lang.invoke.MethodType.methodType(Object.class, Object.class));
           types[i] = components[i].getType();

@@ -1,4 +1,4 @@
-package io.kvfleet.control.replay;
+package io.kvfleet.control.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * The first line of a snapshot file: what the state bytes after it cover and how to check them.
  *
  * @param applied envelopes the state folded, duplicates included
- * @param hash the state's {@code FleetState.hash()}; a restored state must have it
+ * @param hash the state's {@code StateHash.of(state)}; a restored state must have it
  * @param nextOffsets per partition, the offset after the last record the state covers
  * @param order the order the coordinator folded those records in (so a replay can reproduce the hash)
  * @param stateBytes how many bytes of state follow the header line

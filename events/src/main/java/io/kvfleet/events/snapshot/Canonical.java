@@ -1,4 +1,4 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -138,7 +138,7 @@ final class Canonical {
     for (int i = 0; i < components.length; i++) {
       try {
         var accessor = components[i].getAccessor();
-        accessor.setAccessible(true); // package-private records of this package
+        accessor.setAccessible(true); // any record a state holds, public or not
         shape[i] = new Component(tagged('C', components[i].getName()),
             MethodHandles.lookup().unreflect(accessor).asType(
                 java.lang.invoke.MethodType.methodType(Object.class, Record.class)));

@@ -1,4 +1,4 @@
-package io.kvfleet.control.replay;
+package io.kvfleet.control.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,9 +7,10 @@ import io.kvfleet.events.Envelope;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.snapshot.InvalidSnapshotException;
+import io.kvfleet.events.snapshot.StateHash;
+import io.kvfleet.events.snapshot.StateSnapshot;
 import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.state.InvalidSnapshotException;
-import io.kvfleet.events.state.StateSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class SnapshotStoreTest {
     assertThat(loaded.skipped()).isEmpty();
     assertThat(loaded.snapshot()).hasValueSatisfying(s -> {
       assertThat(s.state().appliedCount()).isEqualTo(6);
-      assertThat(s.state().hash()).isEqualTo(state(5).hash());
+      assertThat(StateHash.of(s.state())).isEqualTo(state(5).hash());
       assertThat(s.header().nextOffsets()).containsEntry("kvfleet.nodes-1", 6L);
       assertThat(s.header().order()).isEqualTo(order(6));
     });

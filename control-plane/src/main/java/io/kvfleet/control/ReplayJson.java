@@ -1,4 +1,4 @@
-package io.kvfleet.control.replay;
+package io.kvfleet.control;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;

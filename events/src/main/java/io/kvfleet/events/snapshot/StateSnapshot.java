@@ -1,7 +1,9 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
 import static java.util.Objects.requireNonNull;
 
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.StateImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,9 +32,9 @@ public final class StateSnapshot {
     return image.applied();
   }
 
-  /** The state's hash, equal to {@link FleetState#hash()} when the copy was taken. */
+  /** The state's hash, equal to {@link StateHash#of} the state when the copy was taken. */
   public String hash() {
-    return image.hash();
+    return StateHash.of(image);
   }
 
   /** Writes the binary form. */
@@ -63,7 +65,7 @@ public final class StateSnapshot {
     String hash;
     try {
       state = FleetState.restore(image);
-      hash = state.hash();
+      hash = StateHash.of(state);
     } catch (RuntimeException e) {
       throw new InvalidSnapshotException("the snapshot does not rebuild a state: " + e);
     }

@@ -1,20 +1,22 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
-import static io.kvfleet.events.state.PeerFoldTest.joined;
-import static io.kvfleet.events.state.RegionFoldTest.registered;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.Samples;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.Log;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class FleetStateHashTest {
+class StateHashTest {
 
   /** A log touching every part of the state. */
   private static List<Envelope> fleet() {
@@ -34,7 +36,7 @@ class FleetStateHashTest {
   @Test
   void pinsTheHashOfAKnownLogSoItStaysTheSameAcrossRunsAndBuilds() {
     // Changing what state keeps, or how it is serialized, changes this value: update it on purpose.
-    assertThat(FleetState.fold(fleet()).hash())
+    assertThat(StateHash.of(FleetState.fold(fleet())))
         .isEqualTo("1214b81b9bec37583b024138f936a2be79637fdfe083f465251cf21d09a49785");
   }
 
@@ -44,7 +46,7 @@ class FleetStateHashTest {
     FleetState second = new FleetState();
     fleet().forEach(second::apply);
 
-    assertThat(second.hash()).isEqualTo(first.hash()).hasSize(64).matches("[0-9a-f]{64}");
+    assertThat(StateHash.of(second)).isEqualTo(StateHash.of(first)).hasSize(64).matches("[0-9a-f]{64}");
   }
 
   @Test
@@ -61,7 +63,7 @@ class FleetStateHashTest {
     List<Envelope> bThenA = new ArrayList<>(nodeB);
     bThenA.addAll(nodeA);
 
-    assertThat(FleetState.fold(aThenB).hash()).isEqualTo(FleetState.fold(bThenA).hash());
+    assertThat(StateHash.of(FleetState.fold(aThenB))).isEqualTo(StateHash.of(FleetState.fold(bThenA)));
   }
 
   @Test
@@ -70,10 +72,20 @@ class FleetStateHashTest {
     var more = new ArrayList<>(log);
     more.add(new Log().append("d0", 1, 99, new PeerHeartbeat("d0", 1, 4_000)).last());
 
-    String hash = FleetState.fold(log).hash();
+    String hash = StateHash.of(FleetState.fold(log));
 
-    assertThat(FleetState.fold(more).hash()).isNotEqualTo(hash);
-    assertThat(FleetState.fold(log.subList(0, log.size() - 1)).hash()).isNotEqualTo(hash);
-    assertThat(new FleetState().hash()).isNotEqualTo(hash);
+    assertThat(StateHash.of(FleetState.fold(more))).isNotEqualTo(hash);
+    assertThat(StateHash.of(FleetState.fold(log.subList(0, log.size() - 1)))).isNotEqualTo(hash);
+    assertThat(StateHash.of(new FleetState())).isNotEqualTo(hash);
+  }
+
+  /** As {@code PeerFoldTest.joined}: the pinned hash depends on these exact events. */
+  private static PeerJoined joined(String nodeId, long epoch) {
+    return new PeerJoined(nodeId, epoch, "host-" + nodeId, "ucx-" + nodeId + "-" + epoch, List.of(Samples.ucx()));
+  }
+
+  /** As {@code RegionFoldTest.registered}. */
+  private static RegionRegistered registered(String nodeId, long epoch, String regionId, String backend) {
+    return new RegionRegistered(nodeId, epoch, Samples.kv(regionId), backend, "key-" + backend + "-" + epoch);
   }
 }

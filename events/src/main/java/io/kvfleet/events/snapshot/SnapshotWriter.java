@@ -1,5 +1,7 @@
-package io.kvfleet.events.state;
+package io.kvfleet.events.snapshot;
 
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.StateImage;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
