@@ -1,8 +1,8 @@
 package io.kvfleet.engine.cuda;
 
-import io.kvfleet.engine.cuda.internal.Calls;
 import io.kvfleet.engine.cuda.internal.CudaEnums;
 import io.kvfleet.engine.cuda.internal.Cudart;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.Hex;
 import java.util.Optional;
 

@@ -3,8 +3,8 @@ package io.kvfleet.engine.cuda;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.util.Objects.requireNonNull;
 
-import io.kvfleet.engine.cuda.internal.Calls;
 import io.kvfleet.engine.cuda.internal.Cudart;
+import io.kvfleet.engine.internal.Calls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;

@@ -3,9 +3,9 @@ package io.kvfleet.engine.cuda;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.kvfleet.engine.EngineException;
-import io.kvfleet.engine.cuda.internal.Calls;
 import io.kvfleet.engine.cuda.internal.CudaEnums;
 import io.kvfleet.engine.cuda.internal.Cudart;
+import io.kvfleet.engine.internal.Calls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;

@@ -5,10 +5,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.kvfleet.engine.EngineException;
 import io.kvfleet.engine.RegionRequest;
-import io.kvfleet.engine.cuda.internal.Calls;
 import io.kvfleet.engine.cuda.internal.CudaEnums;
 import io.kvfleet.engine.cuda.internal.CudaLayouts;
 import io.kvfleet.engine.cuda.internal.Cudart;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.Hex;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -2,12 +2,12 @@ package io.kvfleet.engine.cuda;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.kvfleet.engine.cuda.internal.Calls;
 import io.kvfleet.engine.cuda.internal.CudaEnums;
 import io.kvfleet.engine.cuda.internal.CudaLayouts;
 import io.kvfleet.engine.cuda.internal.Cudart;
 import io.kvfleet.engine.cuda.internal.Libcuda;
 import io.kvfleet.engine.cuda.internal.LibcudaLibrary;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.Hex;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

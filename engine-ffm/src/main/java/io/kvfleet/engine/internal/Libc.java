@@ -119,7 +119,7 @@ public final class Libc {
       long value = (long) MMAP.invokeExact(state, address, length, prot, flags, fd, offset);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -141,7 +141,7 @@ public final class Libc {
       int fd = (int) SHM_OPEN.invokeExact(state, arena.allocateFrom(name), flags, mode);
       return new Result(fd, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -151,7 +151,7 @@ public final class Libc {
       int value = (int) SHM_UNLINK.invokeExact(state, arena.allocateFrom(name));
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -161,7 +161,7 @@ public final class Libc {
       int value = (int) CLOSE.invokeExact(state, fd);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -172,7 +172,7 @@ public final class Libc {
       long value = (long) LSEEK.invokeExact(state, fd, 0L, SEEK_END);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -182,7 +182,7 @@ public final class Libc {
       int value = (int) FTRUNCATE.invokeExact(state, fd, length);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -212,7 +212,7 @@ public final class Libc {
       int value = (int) POLL.invokeExact(state, pollfd, 1L, timeoutMillis);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -227,7 +227,7 @@ public final class Libc {
       }
       return new long[] {limits.get(JAVA_LONG, 0), limits.get(JAVA_LONG, 8)};
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -241,7 +241,7 @@ public final class Libc {
       int value = (int) SETRLIMIT.invokeExact(state, resource, limits);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -249,7 +249,7 @@ public final class Libc {
     try {
       return (int) GETPID.invokeExact();
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -259,7 +259,7 @@ public final class Libc {
       MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
       return text.equals(MemorySegment.NULL) ? "errno " + errno : text.reinterpret(256).getString(0);
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -271,7 +271,7 @@ public final class Libc {
         throw new IllegalStateException("setenv(" + name + ") failed with " + status);
       }
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -279,7 +279,7 @@ public final class Libc {
     try {
       return (long) SYSCONF.invokeExact(name);
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -287,7 +287,7 @@ public final class Libc {
     try {
       return (MemorySegment) OPEN_MEMSTREAM.invokeExact(bufferOut, sizeOut);
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -295,7 +295,7 @@ public final class Libc {
     try {
       return (int) FCLOSE.invokeExact(file);
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -303,7 +303,7 @@ public final class Libc {
     try {
       FREE.invokeExact(pointer);
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -313,7 +313,7 @@ public final class Libc {
       int value = (int) handle.invokeExact(state, address, length);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -324,7 +324,7 @@ public final class Libc {
       long value = (long) handle.invokeExact(state, pid, local, localCount, remote, remoteCount, 0L);
       return new Result(value, errno(state));
     } catch (Throwable t) {
-      throw rethrow(t);
+      throw Calls.rethrow(t);
     }
   }
 
@@ -343,15 +343,5 @@ public final class Libc {
   private static MemorySegment find(String name) {
     return LINKER.defaultLookup().find(name)
         .orElseThrow(() -> new UnsatisfiedLinkError("libc has no symbol " + name));
-  }
-
-  static RuntimeException rethrow(Throwable t) {
-    if (t instanceof RuntimeException r) {
-      throw r;
-    }
-    if (t instanceof Error e) {
-      throw e;
-    }
-    throw new IllegalStateException("native call threw " + t, t);
   }
 }

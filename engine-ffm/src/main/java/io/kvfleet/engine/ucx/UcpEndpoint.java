@@ -4,8 +4,8 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.kvfleet.engine.EngineException;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.MemStream;
-import io.kvfleet.engine.ucx.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import io.kvfleet.engine.ucx.internal.UcpLayouts;
 import io.kvfleet.engine.ucx.internal.UcsStatus;

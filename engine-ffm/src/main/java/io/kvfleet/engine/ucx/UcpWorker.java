@@ -4,7 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.kvfleet.engine.ucx.internal.Calls;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import io.kvfleet.engine.ucx.internal.UcpLayouts;
 import java.lang.foreign.Arena;

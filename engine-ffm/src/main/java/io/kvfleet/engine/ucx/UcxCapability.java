@@ -2,7 +2,7 @@ package io.kvfleet.engine.ucx;
 
 import io.kvfleet.engine.Capability;
 import io.kvfleet.engine.MemoryType;
-import io.kvfleet.engine.ucx.internal.Calls;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

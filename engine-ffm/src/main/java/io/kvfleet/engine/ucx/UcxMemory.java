@@ -3,8 +3,8 @@ package io.kvfleet.engine.ucx;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.Hex;
-import io.kvfleet.engine.ucx.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import io.kvfleet.engine.ucx.internal.UcpLayouts;
 import io.kvfleet.engine.ucx.internal.UcsStatus;

@@ -2,11 +2,11 @@ package io.kvfleet.engine.ucx;
 
 import io.kvfleet.engine.Direction;
 import io.kvfleet.engine.RemoteKey;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.spi.BackendPeer;
 import io.kvfleet.engine.spi.BackendRemote;
 import io.kvfleet.engine.spi.BackendTransfer;
 import io.kvfleet.engine.spi.TransferOps;
-import io.kvfleet.engine.ucx.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import io.kvfleet.engine.ucx.internal.UcpLayouts;
 import io.kvfleet.engine.ucx.internal.UcsStatus;

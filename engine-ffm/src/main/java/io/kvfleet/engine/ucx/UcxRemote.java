@@ -1,7 +1,7 @@
 package io.kvfleet.engine.ucx;
 
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.spi.BackendRemote;
-import io.kvfleet.engine.ucx.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 
 /** An unpacked {@code ucp_rkey_h}; destroyed under the initiator lock when closed. */

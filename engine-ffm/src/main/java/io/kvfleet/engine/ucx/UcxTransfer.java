@@ -2,10 +2,10 @@ package io.kvfleet.engine.ucx;
 
 import io.kvfleet.engine.Direction;
 import io.kvfleet.engine.TransferResult;
+import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.Hex;
 import io.kvfleet.engine.spi.BackendTransfer;
 import io.kvfleet.engine.spi.TransferOps;
-import io.kvfleet.engine.ucx.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import io.kvfleet.engine.ucx.internal.UcsStatus;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.kvfleet.engine.cuda.internal;
 
+import io.kvfleet.engine.internal.Calls;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
