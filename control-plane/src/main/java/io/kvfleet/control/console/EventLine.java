@@ -20,6 +20,7 @@ import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.replay.Text;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.stream.Collectors;
@@ -58,10 +59,10 @@ public final class EventLine {
       case RegistrationDecision e -> e.nodeId() + " " + e.component() + " policy " + e.policy() + ": " + e.outcome();
       case TransferRequested e -> e.transferId() + " " + e.op() + " " + e.sourceNode() + "/" + e.sourceRegion()
           + " -> " + e.destinationNode() + "/" + e.destinationRegion() + " " + e.ranges().size() + " ranges, "
-          + bytes(e.totalBytes());
+          + Text.bytes(e.totalBytes());
       case TransferRejected e -> e.transferId() + " REJECTED " + e.reason() + ": " + e.detail();
       case TransferDispatched e -> e.transferId() + " to " + e.sourceNode() + " by " + e.coordinatorId();
-      case TransferCompleted e -> e.transferId() + " " + bytes(e.bytes()) + " in "
+      case TransferCompleted e -> e.transferId() + " " + Text.bytes(e.bytes()) + " in "
           + String.format("%.3f ms", e.durationNanos() / 1e6) + " via " + e.path()
           + (e.checksum().isEmpty() ? "" : " crc32c " + e.checksum());
       case TransferFailed e -> e.transferId() + " FAILED " + e.reason() + ": " + e.detail();
@@ -76,21 +77,11 @@ public final class EventLine {
 
   private static String region(RegionSpec r) {
     return r.regionId() + " [" + r.kind() + " " + r.memoryType()
-        + (r.device() >= 0 ? " dev " + r.device() : "") + " " + bytes(r.length())
+        + (r.device() >= 0 ? " dev " + r.device() : "") + " " + Text.bytes(r.length())
         + " @0x" + Long.toHexString(r.address()) + "]";
   }
 
   private static String abbreviate(String s) {
     return s.length() <= 16 ? s : s.substring(0, 16) + "…";
-  }
-
-  static String bytes(long n) {
-    if (n >= 1 << 20) {
-      return String.format("%.1f MiB", n / 1048576.0);
-    }
-    if (n >= 1 << 10) {
-      return String.format("%.1f KiB", n / 1024.0);
-    }
-    return n + " B";
   }
 }
