@@ -1,25 +1,97 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.engine.bench.BenchOptions;
+import io.kvfleet.engine.bench.BenchOptions.Transport;
 import io.kvfleet.engine.bench.EngineBench;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
-/** {@code kvfleet bench engine}: the engine's WRITE bandwidth beside ucx_perftest's, as ratios. */
+/**
+ * {@code kvfleet bench engine}: the engine's WRITE bandwidth beside ucx_perftest's, as ratios. The
+ * options are read here and handed to the engine's bench as a plain {@link BenchOptions} (the
+ * engine depends on the JDK only).
+ */
 @Command(name = "engine", mixinStandardHelpOptions = true,
-    description = {"WRITE bandwidth and per-op latency between two processes over UCX shared memory and TCP, "
+    description = "WRITE bandwidth and per-op latency between two processes over UCX shared memory and TCP, "
         + "4 KiB to 4 MiB plus a scattered KV-page pattern, beside ucx_perftest (ucp_put_bw, same sizes and "
-        + "UCX_TLS) in the same run; prints kvfleet / ucx_perftest per row.",
-        "Options: --sizes 4k,64k,1m,4m  --transports shm,tcp  --repeats N  --no-perftest  --perftest PATH  --quick"})
+        + "UCX_TLS) in the same run; prints kvfleet / ucx_perftest per row.")
 final class BenchEngineCommand implements Callable<Integer> {
-  @Unmatched List<String> options = new ArrayList<>();
+  @Option(names = "--sizes", split = ",", paramLabel = "SIZE", converter = SizeConverter.class,
+      description = "Message sizes of the bandwidth rows, e.g. 4k,64k,1m,4m (the default)")
+  List<Long> sizes;
+
+  @Option(names = "--transports", split = ",", paramLabel = "SET", converter = TransportConverter.class,
+      description = "UCX transport sets: shm (posix,sysv,cma,self), tcp; default shm,tcp")
+  List<Transport> transports;
+
+  @Option(names = "--repeats", paramLabel = "N", description = "Runs per row, best kept, on both sides (default 3)")
+  int repeats = BenchOptions.defaults().repeats();
+
+  @Option(names = "--no-perftest", description = "Do not run ucx_perftest beside it")
+  boolean noPerftest;
+
+  @Option(names = "--perftest", paramLabel = "PATH", description = "The ucx_perftest to run (default: from PATH)")
+  String perftest;
+
+  @Option(names = "--quick",
+      description = "An eighth of the bytes and one run (whatever --repeats says): a smoke test, not a measurement")
+  boolean quick;
 
   @Override
   public Integer call() {
-    var rows = EngineBench.run(BenchOptions.parse(options.toArray(String[]::new)), System.out);
+    var rows = EngineBench.run(options(), System.out);
     return rows.isEmpty() ? 1 : 0;
+  }
+
+  /** What the options ask for; a user error for what cannot be measured. */
+  BenchOptions options() {
+    if (repeats < 1) {
+      throw KvfleetException.badInput("--repeats must be at least 1, not " + repeats);
+    }
+    if (noPerftest && perftest != null) {
+      throw KvfleetException.badInput("--no-perftest and --perftest " + perftest + " contradict each other");
+    }
+    var defaults = BenchOptions.defaults();
+    var options = defaults.withSizes(sizes != null ? sizes : defaults.sizes())
+        .withTransports(transports != null ? transports : defaults.transports()).withRepeats(repeats)
+        .withPerftest(!noPerftest, perftest != null ? perftest : defaults.perftestBinary());
+    return quick ? options.quick() : options;
+  }
+
+  /** {@code 4096}, {@code 4k} (KiB) or {@code 1m} (MiB): a positive number of bytes. */
+  static final class SizeConverter implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      String s = value.trim().toLowerCase(Locale.ROOT);
+      long unit = s.endsWith("k") ? 1L << 10 : s.endsWith("m") ? 1L << 20 : 1;
+      try {
+        long size = Math.multiplyExact(Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1)), unit);
+        if (size > 0) {
+          return size;
+        }
+      } catch (NumberFormatException | ArithmeticException e) {
+        // said below
+      }
+      throw new TypeConversionException("'" + value + "' is not a size: write a positive number of bytes, "
+          + "optionally with k or m, e.g. 4k, 1m");
+    }
+  }
+
+  /** {@code shm} or {@code tcp}. */
+  static final class TransportConverter implements ITypeConverter<Transport> {
+    @Override
+    public Transport convert(String value) {
+      return switch (value.trim()) {
+        case "shm" -> BenchOptions.SHM;
+        case "tcp" -> BenchOptions.TCP;
+        default -> throw new TypeConversionException("unknown transport set '" + value + "' (shm, tcp)");
+      };
+    }
   }
 }

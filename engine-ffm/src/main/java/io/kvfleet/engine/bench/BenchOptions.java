@@ -2,12 +2,11 @@ package io.kvfleet.engine.bench;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * What {@code kvfleet bench engine} measures.
+ * What {@code kvfleet bench engine} measures (its options are read by the control plane's command
+ * line and handed over as this record).
  *
  * @param sizes the message sizes of the bandwidth rows
  * @param transports the UCX transport sets to compare on
@@ -59,28 +58,6 @@ public record BenchOptions(
         4096, 16L << 10, 3, true, "ucx_perftest");
   }
 
-  /**
-   * Parses {@code --sizes 4k,64k --transports shm,tcp --repeats 3 --no-perftest --perftest PATH
-   * --quick} (quick: an eighth of the bytes, one run).
-   */
-  public static BenchOptions parse(String... args) {
-    BenchOptions options = defaults();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      switch (arg) {
-        case "--sizes" -> options = options.withSizes(parseSizes(args[++i]));
-        case "--transports" -> options = options.withTransports(parseTransports(args[++i]));
-        case "--repeats" -> options = options.withRepeats(Integer.parseInt(args[++i]));
-        case "--no-perftest" -> options = options.withPerftest(false, options.perftestBinary());
-        case "--perftest" -> options = options.withPerftest(true, args[++i]);
-        case "--quick" -> options = options.quick();
-        default -> throw new IllegalArgumentException("unknown option " + arg + "; options: --sizes"
-            + " 4k,64k,1m,4m --transports shm,tcp --repeats N --no-perftest --perftest PATH --quick");
-      }
-    }
-    return options;
-  }
-
   public BenchOptions withSizes(List<Long> newSizes) {
     return new BenchOptions(newSizes, transports, kvPages, kvPageSize, repeats, perftest, perftestBinary);
   }
@@ -107,27 +84,5 @@ public record BenchOptions(
         .map(t -> new Transport(t.label(), t.tls(), t.bytesPerRow() / 8, 1))
         .toList();
     return new BenchOptions(sizes, smaller, kvPages, kvPageSize, 1, perftest, perftestBinary);
-  }
-
-  static List<Long> parseSizes(String text) {
-    List<Long> parsed = new ArrayList<>();
-    for (String size : text.split(",")) {
-      String s = size.trim().toLowerCase(Locale.ROOT);
-      long unit = s.endsWith("k") ? 1L << 10 : s.endsWith("m") ? 1L << 20 : 1;
-      parsed.add(Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1)) * unit);
-    }
-    return parsed;
-  }
-
-  static List<Transport> parseTransports(String text) {
-    List<Transport> parsed = new ArrayList<>();
-    for (String name : text.split(",")) {
-      parsed.add(switch (name.trim()) {
-        case "shm" -> SHM;
-        case "tcp" -> TCP;
-        default -> throw new IllegalArgumentException("unknown transport set " + name + " (shm, tcp)");
-      });
-    }
-    return parsed;
   }
 }

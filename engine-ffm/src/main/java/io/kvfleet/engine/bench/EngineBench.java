@@ -25,14 +25,6 @@ import java.util.Optional;
 public final class EngineBench {
   private EngineBench() {}
 
-  /** {@code java --enable-native-access=ALL-UNNAMED -cp ... io.kvfleet.engine.bench.EngineBench [options]}. */
-  public static void main(String[] args) {
-    List<BenchRow> rows = run(BenchOptions.parse(args), System.out);
-    if (rows.isEmpty()) {
-      System.exit(1);
-    }
-  }
-
   /** Runs the benchmark, prints progress and the table to {@code out}, returns the rows. */
   public static List<BenchRow> run(BenchOptions options, PrintStream out) {
     StringBuilder problems = new StringBuilder();
