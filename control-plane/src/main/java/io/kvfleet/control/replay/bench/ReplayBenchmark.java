@@ -49,12 +49,8 @@ public final class ReplayBenchmark {
     var fold = FileFold.measure(file, settings.rounds());
     out.println();
     out.println("Fold from the export, one thread (best of " + settings.rounds() + "):");
-    out.println("  " + fold.tokensOnly());
-    out.println("  " + fold.decodeOnly());
     out.println("  " + fold.endToEnd());
     out.println("  " + fold.pipelined());
-    out.println("  " + fold.replayOnly());
-    out.println("  " + fold.foldOnly());
 
     var kafka = KafkaReading.measure(bootstrapServers, Topics.ALL, settings.rounds());
     out.println();
@@ -76,15 +72,9 @@ public final class ReplayBenchmark {
     out.println();
     out.printf("Summary (%,d records produced, %d cores seen by this JVM):%n", produced,
         Runtime.getRuntime().availableProcessors());
-    out.printf("  fold rate, decoded events, FleetState.apply:        %,12.0f /s per core  (target >= 1,000,000) %s%n",
-        fold.foldOnly().perCpuSecond(), verdict(fold.foldOnly().perCpuSecond() >= 1e6));
-    out.printf("  fold rate, decoded events, with anomaly checks:     %,12.0f /s per core%n", fold.replayOnly().perCpuSecond());
+    out.println("  fold, decode and JSON tokens alone: the JMH micro-benchmarks (-Pjmh, see BENCHMARKS.md)");
     out.printf("  file to state, read + decode + fold, one thread:    %,12.0f /s per core  (target >= 1,000,000) %s%n",
         fold.endToEnd().perCpuSecond(), verdict(fold.endToEnd().perCpuSecond() >= 1e6));
-    out.printf("  decoding alone (EventCodec.decode), one thread:     %,12.0f /s per core%n",
-        fold.decodeOnly().perCpuSecond());
-    out.printf("  JSON tokens alone (Jackson, the floor), one thread:  %,12.0f /s per core%n",
-        fold.tokensOnly().perCpuSecond());
     out.printf("  file to state, decoding on %2d threads:              %,12.0f /s wall%n", ReplayRunner.DECODE_THREADS,
         fold.pipelined().perSecond());
     out.printf("  replay from Kafka / plain consumer:                 %12.2f              (target >= 0.80) %s%n",
