@@ -5,31 +5,17 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Decoding stored records on one thread: {@link EventCodec#decode} beside Jackson's tokenizer alone
  * over the same bytes (no strings, no records, no checks: the floor under any Jackson decoder).
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "-Xmx2g")
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@OperationsPerInvocation(MicroLog.EVENTS)
 @State(Scope.Thread)
-public class DecodeBenchmark {
+public class DecodeBenchmark extends MicroBenchmark {
   private final EventCodec codec = new EventCodec();
   private final JsonFactory json = new JsonFactory();
 
