@@ -1,5 +1,9 @@
 package io.kvfleet.control.agent;
 
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
+import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.FleetEvent;

@@ -1,7 +1,7 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.agent.AgentConfig;
-import io.kvfleet.control.agent.EngineDataPlane;
+import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.kafka.EventPublisher;

@@ -3,7 +3,7 @@ package io.kvfleet.control.coordinator;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.NodeAgent;
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;

@@ -1,6 +1,6 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferRejected;
 

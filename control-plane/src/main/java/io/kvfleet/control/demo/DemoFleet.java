@@ -2,8 +2,8 @@ package io.kvfleet.control.demo;
 
 import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.AgentConfig;
-import io.kvfleet.control.agent.DataPlane;
-import io.kvfleet.control.agent.EngineDataPlane;
+import io.kvfleet.control.dataplane.DataPlane;
+import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;

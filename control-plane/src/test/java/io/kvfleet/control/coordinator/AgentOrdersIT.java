@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvfleet.control.Json;
-import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.TransferCompleted;

@@ -1,6 +1,9 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
-import io.kvfleet.control.agent.Landings.Refused;
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
+import io.kvfleet.control.protocol.Landings.Refused;
 import io.kvfleet.engine.Capability;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.Peer;

@@ -1,4 +1,4 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import io.kvfleet.engine.Capability;
 import io.kvfleet.engine.Diagnosis;

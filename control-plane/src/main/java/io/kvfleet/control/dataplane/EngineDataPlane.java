@@ -1,5 +1,8 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.EngineException;
 import io.kvfleet.engine.Peer;

@@ -1,4 +1,4 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.MemoryType;
