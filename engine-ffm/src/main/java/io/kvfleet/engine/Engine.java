@@ -139,6 +139,17 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /** The live registrations of {@code regionId}, one per backend that holds it. */
+  public List<Registration> registrations(String regionId) {
+    requireNonNull(regionId, "regionId must not be null");
+    lock.lock();
+    try {
+      return registry.withId(regionId);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** What peers need to connect to each available backend. */
   public List<WorkerAddress> addresses() {
     return backends.values().stream()

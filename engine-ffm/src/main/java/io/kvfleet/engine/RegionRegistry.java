@@ -9,10 +9,24 @@ import java.util.TreeMap;
 
 /**
  * The live registrations of one engine, per backend and memory type, ordered by address so that
- * an overlap is found in O(log n). Guarded by the engine's lock.
+ * an overlap is found in O(log n), and by region id. The node's one registry of regions: the
+ * duplicate rule ({@link Registrar}) and the control plane's look-ups by id both read it. Guarded
+ * by the engine's lock.
  */
 final class RegionRegistry {
   private final Map<String, TreeMap<Long, Registration>> byBackend = new HashMap<>();
+  /** Region id to backend to its live registration. */
+  private final Map<String, Map<String, Registration>> byId = new HashMap<>();
+
+  /** The live registration of {@code regionId} with {@code backend}, if any. */
+  Optional<Registration> named(String backend, String regionId) {
+    return Optional.ofNullable(byId.getOrDefault(regionId, Map.of()).get(backend));
+  }
+
+  /** The live registrations of {@code regionId}, one per backend that holds it. */
+  List<Registration> withId(String regionId) {
+    return List.copyOf(byId.getOrDefault(regionId, Map.of()).values());
+  }
 
   /** The live registration that overlaps {@code [address, address + length)}, if any. */
   Optional<Registration> overlapping(String backend, MemoryType type, long address, long length) {
@@ -35,6 +49,8 @@ final class RegionRegistry {
         .computeIfAbsent(key(registration.backend(), registration.request().memoryType()),
             k -> new TreeMap<>())
         .put(registration.address(), registration);
+    byId.computeIfAbsent(registration.request().regionId(), id -> new HashMap<>())
+        .put(registration.backend(), registration);
   }
 
   void remove(Registration registration) {
@@ -42,6 +58,10 @@ final class RegionRegistry {
         byBackend.get(key(registration.backend(), registration.request().memoryType()));
     if (live != null) {
       live.remove(registration.address(), registration);
+    }
+    var named = byId.get(registration.request().regionId());
+    if (named != null && named.remove(registration.backend(), registration) && named.isEmpty()) {
+      byId.remove(registration.request().regionId());
     }
   }
 

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One registration, start to end: skip null and empty entries, find the memory, check it once for
- * every backend, refuse duplicates, then ask each backend in priority order. Runs under the
+ * every backend, refuse duplicates (a region id or a byte a backend holds already), then ask each
+ * backend in priority order. Runs under the
  * engine's lock.
  */
 final class Registrar {
@@ -79,6 +80,14 @@ final class Registrar {
     if (!capability.available()) {
       return new Skipped(name, request, Diagnosis.of(RegistrationFailure.BACKEND_UNAVAILABLE,
           name + " is unavailable: " + capability.detail()), capability);
+    }
+    // One rule for duplicates: a backend holds one live registration per region id and per byte.
+    Optional<Registration> sameId = registry.named(name, request.regionId());
+    if (sameId.isPresent()) {
+      return new Failed(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
+          request.regionId() + " is already registered with " + name + " on this node ("
+              + sameId.get().describe() + ")").withRemediation("deregister " + request.regionId()
+              + " first or use another region id"), capability);
     }
     Optional<Registration> existing = memory.address() == 0
         ? Optional.empty() // a device handle: its backend knows the address, and the duplicates

@@ -1,7 +1,6 @@
 package io.kvfleet.control.cli;
 
-import io.kvfleet.engine.bench.BenchOptions;
-import io.kvfleet.engine.bench.EngineBench;
+import io.kvfleet.control.dataplane.EngineBenchmark;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -19,7 +18,6 @@ final class BenchEngineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    var rows = EngineBench.run(BenchOptions.parse(options.toArray(String[]::new)), System.out);
-    return rows.isEmpty() ? 1 : 0;
+    return EngineBenchmark.run(options, System.out) == 0 ? 1 : 0;
   }
 }

@@ -1,33 +1,48 @@
 package io.kvfleet.control.dataplane;
 
+import io.kvfleet.engine.DeviceAccess;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.MemoryType;
-import io.kvfleet.engine.cuda.Cuda;
-import io.kvfleet.engine.cuda.CudaCopy;
-import io.kvfleet.engine.cuda.PinnedHostMemory;
+import java.util.Locale;
 import java.util.Optional;
 
-/** Staging with CUDA: pinned host buffers ({@code cudaMallocHost}) and {@code cudaMemcpy}. */
-final class CudaStaging implements Staging {
+/**
+ * Staging with the node's device runtime, through the engine's {@link DeviceAccess}: pinned host
+ * buffers and synchronous device copies ({@code cudaMallocHost} and {@code cudaMemcpy} with CUDA).
+ */
+final class DeviceStaging implements Staging {
+  private final Optional<DeviceAccess> device;
   private final Optional<String> unavailable;
 
-  /** Usable where the engine's cuda backend is: libcudart loads, a driver and a GPU answer. */
-  CudaStaging(Engine engine) {
-    var cuda = engine.capability("cuda");
-    if (cuda.isEmpty()) {
-      this.unavailable = Optional.of("CUDA cannot copy device memory here: the engine has no cuda backend ("
-          + Cuda.libraryError().orElse("left out of its configuration") + ")");
-    } else if (cuda.get().available() && cuda.get().supports(MemoryType.VRAM)) {
-      this.unavailable = Optional.empty();
-    } else {
-      // The probe's findings; the cuda capability's detail adds its remediation, which the event carries apart.
-      this.unavailable = Optional.of("CUDA cannot copy device memory here: " + Cuda.probe().summary());
+  /** Usable where the engine's device backend is: its runtime loads, a driver and a GPU answer. */
+  DeviceStaging(Engine engine) {
+    this(engine, DeviceAccess.find());
+  }
+
+  DeviceStaging(Engine engine, Optional<DeviceAccess> device) {
+    this.device = device;
+    this.unavailable = device.isEmpty()
+        ? Optional.of("no device runtime on the class path can copy device memory here")
+        : why(engine, device.get());
+  }
+
+  private static Optional<String> why(Engine engine, DeviceAccess device) {
+    String cannot = device.runtime() + " cannot copy device memory here: ";
+    var capability = engine.capability(device.backend());
+    if (capability.isEmpty()) {
+      return Optional.of(cannot + "the engine has no " + device.backend() + " backend ("
+          + device.unavailable().orElse("left out of its configuration") + ")");
     }
+    if (capability.get().available() && capability.get().supports(MemoryType.VRAM)) {
+      return Optional.empty();
+    }
+    // The runtime's findings; the capability's detail adds its remediation, which the event carries apart.
+    return Optional.of(cannot + device.unavailable().orElse(capability.get().detail()));
   }
 
   @Override
   public String name() {
-    return "cuda";
+    return device.map(DeviceAccess::backend).orElse("device").toLowerCase(Locale.ROOT);
   }
 
   @Override
@@ -37,13 +52,16 @@ final class CudaStaging implements Staging {
 
   @Override
   public Buffer allocate(long length) {
-    var memory = PinnedHostMemory.allocate(length);
+    var memory = access().allocatePinnedHost(length);
     return new Buffer(memory.address(), memory.length(), memory::close);
   }
 
   @Override
   public Optional<CopyError> copy(long destination, long source, long length) {
-    return CudaCopy.copy(destination, source, length)
-        .map(e -> new CopyError(e.code(), e.describe()));
+    return access().copy(destination, source, length).map(e -> new CopyError(e.code(), e.message()));
+  }
+
+  private DeviceAccess access() {
+    return device.orElseThrow(() -> new IllegalStateException(unavailable.orElse("no device runtime")));
   }
 }
