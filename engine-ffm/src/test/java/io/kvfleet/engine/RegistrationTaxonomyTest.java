@@ -151,6 +151,28 @@ class RegistrationTaxonomyTest {
   }
 
   @Test
+  void aRegionIdABackendHoldsIsRefusedAtOtherMemoryTooAndFreeAgainOnceReleased() {
+    long half = memory.length() / 2;
+    RegistrationResult first = engine.register(RegionRequest.dram("kv-L0", memory.address(), half));
+    RegistrationResult again = engine.register(RegionRequest.dram("kv-L0", memory.address() + half, half));
+
+    assertThat(first.registered()).isTrue();
+    assertThat(again.registered()).isFalse();
+    assertThat(again.failures()).hasSameSizeAs(first.registrations()).allSatisfy(failed -> {
+      assertThat(failed.reason()).isEqualTo(RegistrationFailure.DUPLICATE_REGISTRATION);
+      assertThat(failed.diagnosis().detail()).contains("kv-L0 is already registered with " + failed.backend());
+      assertThat(failed.diagnosis().remediation()).contains("deregister kv-L0 first");
+    });
+    assertThat(engine.registrations("kv-L0")).containsExactlyInAnyOrderElementsOf(first.registrations());
+
+    first.registrations().forEach(engine::deregister);
+    assertThat(engine.registrations("kv-L0")).isEmpty();
+    RegistrationResult afterRelease = engine.register(RegionRequest.dram("kv-L0", memory.address() + half, half));
+    assertThat(afterRelease.registered()).isTrue();
+    afterRelease.registrations().forEach(engine::deregister);
+  }
+
+  @Test
   void aNativeErrorOutsideTheTaxonomyIsABackendErrorWithItsCode() throws IOException {
     Path directory = Path.of("/dev/shm/kvfleet-taxonomy-" + ProcessHandle.current().pid());
     Files.createDirectories(directory);
