@@ -15,17 +15,12 @@ import java.util.TreeMap;
  */
 final class RegionRegistry {
   private final Map<String, TreeMap<Long, Registration>> byBackend = new HashMap<>();
-  /** Region id to backend to its live registration. */
-  private final Map<String, Map<String, Registration>> byId = new HashMap<>();
+  /** Region id to its live registrations (one per backend for a named region; a plain label may repeat). */
+  private final Map<String, List<Registration>> byId = new HashMap<>();
 
-  /** The live registration of {@code regionId} with {@code backend}, if any. */
-  Optional<Registration> named(String backend, String regionId) {
-    return Optional.ofNullable(byId.getOrDefault(regionId, Map.of()).get(backend));
-  }
-
-  /** The live registrations of {@code regionId}, one per backend that holds it. */
+  /** The live registrations of {@code regionId}, one per backend that holds it (for a named region). */
   List<Registration> withId(String regionId) {
-    return List.copyOf(byId.getOrDefault(regionId, Map.of()).values());
+    return List.copyOf(byId.getOrDefault(regionId, List.of()));
   }
 
   /** The live registration that overlaps {@code [address, address + length)}, if any. */
@@ -49,8 +44,7 @@ final class RegionRegistry {
         .computeIfAbsent(key(registration.backend(), registration.request().memoryType()),
             k -> new TreeMap<>())
         .put(registration.address(), registration);
-    byId.computeIfAbsent(registration.request().regionId(), id -> new HashMap<>())
-        .put(registration.backend(), registration);
+    byId.computeIfAbsent(registration.request().regionId(), id -> new ArrayList<>()).add(registration);
   }
 
   void remove(Registration registration) {
@@ -60,7 +54,7 @@ final class RegionRegistry {
       live.remove(registration.address(), registration);
     }
     var named = byId.get(registration.request().regionId());
-    if (named != null && named.remove(registration.backend(), registration) && named.isEmpty()) {
+    if (named != null && named.remove(registration) && named.isEmpty()) {
       byId.remove(registration.request().regionId());
     }
   }

@@ -17,9 +17,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One registration, start to end: skip null and empty entries, find the memory, check it once for
- * every backend, refuse duplicates (a region id or a byte a backend holds already), then ask each
- * backend in priority order. Runs under the
+ * One registration, start to end: refuse a named region whose id is live, skip null and empty
+ * entries, find the memory, check it once for every backend, refuse memory a backend holds
+ * already, then ask each backend in priority order. That is the engine's one duplicate rule: a
+ * backend holds each byte once, and a named region once. Runs under the
  * engine's lock.
  */
 final class Registrar {
@@ -45,6 +46,19 @@ final class Registrar {
   private record NotFound(Diagnosis diagnosis) implements Location {}
 
   RegistrationResult register(RegionRequest request) {
+    return register(request, false);
+  }
+
+  /**
+   * Registers {@code request}; when {@code named}, its region id names it on this engine, and a
+   * request whose id is live already is refused whole, before its memory is looked at: {@code
+   * DUPLICATE_REGISTRATION} by each backend that holds the id, skipped by the others.
+   */
+  RegistrationResult register(RegionRequest request, boolean named) {
+    List<Registration> holders = named ? registry.withId(request.regionId()) : List.of();
+    if (!holders.isEmpty()) {
+      return duplicateName(request, holders);
+    }
     Optional<Diagnosis> empty = nullOrEmpty(request);
     if (empty.isPresent()) {
       return new RegistrationResult(request, capabilities.stream()
@@ -74,20 +88,29 @@ final class Registrar {
     return new RegistrationResult(request, outcomes);
   }
 
+  private RegistrationResult duplicateName(RegionRequest request, List<Registration> holders) {
+    List<String> held = holders.stream().map(Registration::backend).toList();
+    String remediation = "deregister " + request.regionId() + " first or use another region id";
+    List<RegistrationOutcome> outcomes = new ArrayList<>();
+    for (Capability capability : capabilities) {
+      String name = capability.backend();
+      outcomes.add(held.contains(name)
+          ? new Failed(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
+              request.regionId() + " is already registered with " + name + " on this node")
+              .withRemediation(remediation), capability)
+          : new Skipped(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
+              request.regionId() + " is registered with " + held + " on this node; not registered again")
+              .withRemediation(remediation), capability));
+    }
+    return new RegistrationResult(request, outcomes);
+  }
+
   private RegistrationOutcome registerWith(Capability capability, RegionRequest request,
       Located memory, MemoryHold hold) {
     String name = capability.backend();
     if (!capability.available()) {
       return new Skipped(name, request, Diagnosis.of(RegistrationFailure.BACKEND_UNAVAILABLE,
           name + " is unavailable: " + capability.detail()), capability);
-    }
-    // One rule for duplicates: a backend holds one live registration per region id and per byte.
-    Optional<Registration> sameId = registry.named(name, request.regionId());
-    if (sameId.isPresent()) {
-      return new Failed(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
-          request.regionId() + " is already registered with " + name + " on this node ("
-              + sameId.get().describe() + ")").withRemediation("deregister " + request.regionId()
-              + " first or use another region id"), capability);
     }
     Optional<Registration> existing = memory.address() == 0
         ? Optional.empty() // a device handle: its backend knows the address, and the duplicates

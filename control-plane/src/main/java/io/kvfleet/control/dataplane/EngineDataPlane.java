@@ -117,7 +117,7 @@ public final class EngineDataPlane implements DataPlane {
           region.regionId() + ": " + e.getMessage(), 0, "", capability(backend),
           device.map(DeviceAccess::handleHelp).orElse("")));
     }
-    return EngineEvents.registration(nodeId, epoch, region, engine.register(request));
+    return EngineEvents.registration(nodeId, epoch, region, engine.registerNamed(request));
   }
 
   @Override
