@@ -1,14 +1,50 @@
 package io.kvfleet.control;
 
-/** The control plane's one unchecked exception type, made by factories named after the situation. */
+/**
+ * The control plane's one unchecked exception type, made by factories named after the situation.
+ * Callers that branch on what went wrong branch on its {@link Kind}, never on its message.
+ */
 public final class KvfleetException extends RuntimeException {
-  private KvfleetException(String message, Throwable cause) {
+  /** What went wrong, for callers that act on it (an HTTP status, a retry). */
+  public enum Kind {
+    /** The embedded broker could not start. */
+    KAFKA_START_FAILED,
+    /** Kafka did not answer, or refused. */
+    KAFKA_UNREACHABLE,
+    /** The event buffer is full: nothing was taken, nothing dropped; try again once Kafka is back. */
+    BUFFER_FULL,
+    /** A benchmark could not set up, run or stop. */
+    BENCH_FAILED,
+    /** The input cannot be used as given. */
+    BAD_INPUT,
+    /** The input names something that does not exist (a region this node does not hold). */
+    NOT_FOUND
+  }
+
+  private final Kind kind;
+
+  private KvfleetException(Kind kind, String message, Throwable cause) {
     super(message, cause);
+    this.kind = kind;
+  }
+
+  /** What went wrong. */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** Whether {@code error}, or the error it wraps, is a refusal by the full event buffer. */
+  public static boolean isBufferFull(Throwable error) {
+    return is(error, Kind.BUFFER_FULL) || (error != null && is(error.getCause(), Kind.BUFFER_FULL));
+  }
+
+  private static boolean is(Throwable error, Kind kind) {
+    return error instanceof KvfleetException k && k.kind == kind;
   }
 
   /** The embedded broker could not start. */
   public static KvfleetException kafkaStartFailed(String what, Throwable cause) {
-    return new KvfleetException(what + ": " + cause.getMessage(), cause);
+    return new KvfleetException(Kind.KAFKA_START_FAILED, what + ": " + cause.getMessage(), cause);
   }
 
   /** Kafka did not answer in time. */
@@ -18,23 +54,28 @@ public final class KvfleetException extends RuntimeException {
     boolean silent = root instanceof java.util.concurrent.TimeoutException
         || root instanceof org.apache.kafka.common.errors.TimeoutException;
     String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-    return new KvfleetException("Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why,
-        cause);
+    return new KvfleetException(Kind.KAFKA_UNREACHABLE,
+        "Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why, cause);
   }
 
   /** Too many events are waiting for Kafka: refuse new work rather than drop anything. */
   public static KvfleetException bufferFull(String producerId, int capacity) {
-    return new KvfleetException(producerId + ": " + capacity + " events are already waiting for Kafka;"
+    return new KvfleetException(Kind.BUFFER_FULL, producerId + ": " + capacity + " events are already waiting for Kafka;"
         + " refusing new work until Kafka is reachable again (nothing was dropped)", null);
   }
 
   /** A benchmark could not set up, run or stop what it measures. */
   public static KvfleetException benchFailed(String what, Throwable cause) {
-    return new KvfleetException(cause == null ? what : what + ": " + cause, cause);
+    return new KvfleetException(Kind.BENCH_FAILED, cause == null ? what : what + ": " + cause, cause);
   }
 
   /** A command was given something it cannot use. */
   public static KvfleetException badInput(String message) {
-    return new KvfleetException(message, null);
+    return new KvfleetException(Kind.BAD_INPUT, message, null);
+  }
+
+  /** A worker named a region its node does not hold. */
+  public static KvfleetException noSuchRegion(String regionId, String nodeId) {
+    return new KvfleetException(Kind.NOT_FOUND, "no region " + regionId + " on " + nodeId, null);
   }
 }

@@ -113,6 +113,23 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #register}, with the request's region id naming the region on this engine (the node's
+   * regions, as the control plane registers them): while any backend holds a live registration of
+   * that id, the request is refused {@link RegistrationFailure#DUPLICATE_REGISTRATION} whole. A
+   * plain {@code register} treats the id as a label only.
+   */
+  public RegistrationResult registerNamed(RegionRequest request) {
+    requireNonNull(request, "request must not be null");
+    lock.lock();
+    try {
+      ensureOpen();
+      return registrar.register(request, true);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Ends a registration; idempotent. Throws if transfer batches still touch it. */
   public void deregister(Registration registration) {
     requireNonNull(registration, "registration must not be null");
@@ -134,6 +151,17 @@ public final class Engine implements AutoCloseable {
     lock.lock();
     try {
       return registry.all();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The live registrations of {@code regionId}, one per backend that holds it. */
+  public List<Registration> registrations(String regionId) {
+    requireNonNull(regionId, "regionId must not be null");
+    lock.lock();
+    try {
+      return registry.withId(regionId);
     } finally {
       lock.unlock();
     }

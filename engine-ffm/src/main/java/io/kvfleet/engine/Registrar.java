@@ -17,8 +17,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One registration, start to end: skip null and empty entries, find the memory, check it once for
- * every backend, refuse duplicates, then ask each backend in priority order. Runs under the
+ * One registration, start to end: refuse a named region whose id is live, skip null and empty
+ * entries, find the memory, check it once for every backend, refuse memory a backend holds
+ * already, then ask each backend in priority order. That is the engine's one duplicate rule: a
+ * backend holds each byte once, and a named region once. Runs under the
  * engine's lock.
  */
 final class Registrar {
@@ -44,6 +46,19 @@ final class Registrar {
   private record NotFound(Diagnosis diagnosis) implements Location {}
 
   RegistrationResult register(RegionRequest request) {
+    return register(request, false);
+  }
+
+  /**
+   * Registers {@code request}; when {@code named}, its region id names it on this engine, and a
+   * request whose id is live already is refused whole, before its memory is looked at: {@code
+   * DUPLICATE_REGISTRATION} by each backend that holds the id, skipped by the others.
+   */
+  RegistrationResult register(RegionRequest request, boolean named) {
+    List<Registration> holders = named ? registry.withId(request.regionId()) : List.of();
+    if (!holders.isEmpty()) {
+      return duplicateName(request, holders);
+    }
     Optional<Diagnosis> empty = nullOrEmpty(request);
     if (empty.isPresent()) {
       return new RegistrationResult(request, capabilities.stream()
@@ -70,6 +85,23 @@ final class Registrar {
           : registerWith(capability, request, memory, hold));
     }
     hold.releaseIfUnused();
+    return new RegistrationResult(request, outcomes);
+  }
+
+  private RegistrationResult duplicateName(RegionRequest request, List<Registration> holders) {
+    List<String> held = holders.stream().map(Registration::backend).toList();
+    String remediation = "deregister " + request.regionId() + " first or use another region id";
+    List<RegistrationOutcome> outcomes = new ArrayList<>();
+    for (Capability capability : capabilities) {
+      String name = capability.backend();
+      outcomes.add(held.contains(name)
+          ? new Failed(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
+              request.regionId() + " is already registered with " + name + " on this node")
+              .withRemediation(remediation), capability)
+          : new Skipped(name, request, Diagnosis.of(RegistrationFailure.DUPLICATE_REGISTRATION,
+              request.regionId() + " is registered with " + held + " on this node; not registered again")
+              .withRemediation(remediation), capability));
+    }
     return new RegistrationResult(request, outcomes);
   }
 

@@ -151,6 +151,45 @@ class RegistrationTaxonomyTest {
   }
 
   @Test
+  void aNamedRegionWhoseIdIsLiveIsRefusedWholeAtOtherMemoryTooAndFreeAgainOnceReleased() {
+    long half = memory.length() / 2;
+    RegistrationResult first = engine.registerNamed(RegionRequest.dram("kv-L0", memory.address(), half));
+    RegistrationResult again = engine.registerNamed(RegionRequest.dram("kv-L0", memory.address() + half, half));
+
+    assertThat(first.registered()).isTrue();
+    assertThat(again.registered()).isFalse();
+    assertThat(again.failures()).hasSameSizeAs(first.registrations()).allSatisfy(failed -> {
+      assertThat(failed.reason()).isEqualTo(RegistrationFailure.DUPLICATE_REGISTRATION);
+      assertThat(failed.diagnosis().detail()).isEqualTo("kv-L0 is already registered with " + failed.backend()
+          + " on this node");
+      assertThat(failed.diagnosis().remediation()).contains("deregister kv-L0 first");
+    });
+    assertThat(engine.registrations("kv-L0")).containsExactlyInAnyOrderElementsOf(first.registrations());
+
+    first.registrations().forEach(engine::deregister);
+    assertThat(engine.registrations("kv-L0")).isEmpty();
+    RegistrationResult afterRelease = engine.registerNamed(RegionRequest.dram("kv-L0", memory.address() + half, half));
+    assertThat(afterRelease.registered()).isTrue();
+    afterRelease.registrations().forEach(engine::deregister);
+  }
+
+  @Test
+  void aPlainRegistrationTreatsItsIdAsALabelAndRefusesOnlyMemoryHeldAlready() {
+    long half = memory.length() / 2;
+    RegistrationResult first = engine.register(RegionRequest.dram("scratch", memory.address(), half));
+    RegistrationResult other = engine.register(RegionRequest.dram("scratch", memory.address() + half, half));
+    RegistrationResult overlapping = engine.register(RegionRequest.dram("elsewhere", memory.address(), half));
+
+    assertThat(first.registered()).isTrue();
+    assertThat(other.registered()).isTrue();
+    assertThat(overlapping.failures()).isNotEmpty().allSatisfy(failed ->
+        assertThat(failed.reason()).isEqualTo(RegistrationFailure.DUPLICATE_REGISTRATION));
+    assertThat(engine.registrations("scratch")).hasSize(first.registrations().size() + other.registrations().size());
+    first.registrations().forEach(engine::deregister);
+    other.registrations().forEach(engine::deregister);
+  }
+
+  @Test
   void aNativeErrorOutsideTheTaxonomyIsABackendErrorWithItsCode() throws IOException {
     Path directory = Path.of("/dev/shm/kvfleet-taxonomy-" + ProcessHandle.current().pid());
     Files.createDirectories(directory);

@@ -43,12 +43,16 @@ final class AgentApi {
         .onFailure(error -> json(ctx, status(error), Map.of("error", String.valueOf(error.getMessage()))));
   }
 
-  private static int status(Throwable error) {
-    String message = String.valueOf(error.getMessage());
-    if (message.contains("waiting for Kafka")) {
-      return 503;
+  /** The status by what went wrong: a full buffer or an absent Kafka is unavailable, not the caller's fault. */
+  static int status(Throwable error) {
+    if (!(error instanceof KvfleetException known)) {
+      return 400;
     }
-    return message.startsWith("no region") ? 404 : 400;
+    return switch (known.kind()) {
+      case BUFFER_FULL, KAFKA_UNREACHABLE, KAFKA_START_FAILED -> 503;
+      case NOT_FOUND -> 404;
+      case BAD_INPUT, BENCH_FAILED -> 400;
+    };
   }
 
   private static void json(RoutingContext ctx, int status, Object body) {

@@ -3,7 +3,7 @@ package io.kvfleet.control.bench;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.agent.Component;
-import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;

@@ -1,9 +1,7 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.engine.bench.BenchOptions;
-import io.kvfleet.engine.bench.BenchOptions.Transport;
-import io.kvfleet.engine.bench.EngineBench;
+import io.kvfleet.control.dataplane.EngineBenchmark;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -14,8 +12,8 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kvfleet bench engine}: the engine's WRITE bandwidth beside ucx_perftest's, as ratios. The
- * options are read here and handed to the engine's bench as a plain {@link BenchOptions} (the
- * engine depends on the JDK only).
+ * options are read here and handed to the engine's bench as a plain {@link EngineBenchmark.Request}
+ * (the engine depends on the JDK only, and only the dataplane reaches it).
  */
 @Command(name = "engine", mixinStandardHelpOptions = true,
     description = "WRITE bandwidth and per-op latency between two processes over UCX shared memory and TCP, "
@@ -28,10 +26,10 @@ final class BenchEngineCommand implements Callable<Integer> {
 
   @Option(names = "--transports", split = ",", paramLabel = "SET", converter = TransportConverter.class,
       description = "UCX transport sets: shm (posix,sysv,cma,self), tcp; default shm,tcp")
-  List<Transport> transports;
+  List<String> transports;
 
   @Option(names = "--repeats", paramLabel = "N", description = "Runs per row, best kept, on both sides (default 3)")
-  int repeats = BenchOptions.defaults().repeats();
+  int repeats = EngineBenchmark.defaultRepeats();
 
   @Option(names = "--no-perftest", description = "Do not run ucx_perftest beside it")
   boolean noPerftest;
@@ -45,23 +43,18 @@ final class BenchEngineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    var rows = EngineBench.run(options(), System.out);
-    return rows.isEmpty() ? 1 : 0;
+    return EngineBenchmark.run(options(), System.out) == 0 ? 1 : 0;
   }
 
   /** What the options ask for; a user error for what cannot be measured. */
-  BenchOptions options() {
+  EngineBenchmark.Request options() {
     if (repeats < 1) {
       throw KvfleetException.badInput("--repeats must be at least 1, not " + repeats);
     }
     if (noPerftest && perftest != null) {
       throw KvfleetException.badInput("--no-perftest and --perftest " + perftest + " contradict each other");
     }
-    var defaults = BenchOptions.defaults();
-    var options = defaults.withSizes(sizes != null ? sizes : defaults.sizes())
-        .withTransports(transports != null ? transports : defaults.transports()).withRepeats(repeats)
-        .withPerftest(!noPerftest, perftest != null ? perftest : defaults.perftestBinary());
-    return quick ? options.quick() : options;
+    return new EngineBenchmark.Request(sizes, transports, repeats, !noPerftest, perftest, quick);
   }
 
   /** {@code 4096}, {@code 4k} (KiB) or {@code 1m} (MiB): a positive number of bytes. */
@@ -84,14 +77,14 @@ final class BenchEngineCommand implements Callable<Integer> {
   }
 
   /** {@code shm} or {@code tcp}. */
-  static final class TransportConverter implements ITypeConverter<Transport> {
+  static final class TransportConverter implements ITypeConverter<String> {
     @Override
-    public Transport convert(String value) {
-      return switch (value.trim()) {
-        case "shm" -> BenchOptions.SHM;
-        case "tcp" -> BenchOptions.TCP;
-        default -> throw new TypeConversionException("unknown transport set '" + value + "' (shm, tcp)");
-      };
+    public String convert(String value) {
+      if (!EngineBenchmark.TRANSPORTS.contains(value.trim())) {
+        throw new TypeConversionException("unknown transport set '" + value + "' ("
+            + String.join(", ", EngineBenchmark.TRANSPORTS) + ")");
+      }
+      return value.trim();
     }
   }
 }

@@ -1,12 +1,10 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.agent.AgentConfig;
-import io.kvfleet.control.agent.EngineDataPlane;
+import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.kafka.EventPublisher;
-import io.kvfleet.engine.Engine;
-import io.kvfleet.engine.EngineConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +41,7 @@ final class NodeCommand implements Callable<Integer> {
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort);
     var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC());
-    var dataPlane = new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(nodeId)));
+    var dataPlane = EngineDataPlane.open(nodeId);
     var agent = new NodeAgent(config, dataPlane, events);
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());

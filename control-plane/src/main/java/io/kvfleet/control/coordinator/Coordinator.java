@@ -2,8 +2,10 @@ package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.control.agent.NodeAgent;
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.Addresses;
+import io.kvfleet.control.protocol.OrderReply;
+import io.kvfleet.control.protocol.Protocol;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
@@ -73,6 +75,8 @@ public final class Coordinator extends VerticleBase {
   private final Endings endings = new Endings();
   private final NodesView nodesView = new NodesView();
   private long lastRefusalWarning = Long.MIN_VALUE / 2;
+  /** What the agents answered the orders sent to them. */
+  private final OrderReplies replies = new OrderReplies();
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
   private KafkaConsumer<String, Decoded> consumer;
@@ -114,6 +118,7 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    Protocol.install(vertx.eventBus());
     consumer = KafkaConsumer.create(vertx, LogReader.config(bootstrapServers, publisher.producerId()),
         new StringDeserializer(), new EnvelopeDeserializer());
     vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
@@ -290,14 +295,13 @@ public final class Coordinator extends VerticleBase {
     decisions.decide(state, request, clock.instant()).ifPresent(this::act);
   }
 
-  private void act(Decision decision) {
+  private void act(Decision.Action decision) {
     if (!owned(decision)) {
       LOG.info("not acting on {}: its partition went to another coordinator", decision);
       return;
     }
     switch (decision) {
       case Decision.Reject r -> publish(r.event());
-      case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
       case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
     }
@@ -306,17 +310,16 @@ public final class Coordinator extends VerticleBase {
   private void sendOrder(TransferOrder order) {
     var request = order.request();
     vertx.eventBus()
-        .request(NodeAgent.address(request.sourceNode()), Json.write(order),
+        .<OrderReply>request(Addresses.transfers(request.sourceNode()), order,
             new DeliveryOptions().setSendTimeout(Math.max(1, request.deadlineMillis() - clock.millis()) + 1_000))
-        .onFailure(err -> LOG.warn("agent {} did not answer for {}: {}",
-            request.sourceNode(), request.transferId(), err.getMessage()));
+        .onSuccess(reply -> replies.read(order, reply.body()))
+        .onFailure(err -> replies.unanswered(order, err));
   }
 
-  private boolean owned(Decision decision) {
+  private boolean owned(Decision.Action decision) {
     return switch (decision) {
       case Decision.Reject r -> ownership.owns(r.event().sourceNode());
       case Decision.Dispatch d -> ownership.owns(d.order().request().sourceNode());
-      case Decision.Wait w -> ownership.owns(w.ifStill().sourceNode());
       case Decision.AlreadyAnswered a -> true;
     };
   }
@@ -346,7 +349,7 @@ public final class Coordinator extends VerticleBase {
    * has it, so it is not repeated.
    */
   private void unpublished(FleetEvent event, Throwable err) {
-    boolean refused = err instanceof KvfleetException || err.getCause() instanceof KvfleetException;
+    boolean refused = KvfleetException.isBufferFull(err);
     if (!refused) {
       LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
           err.toString());

@@ -1,16 +1,23 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferRejected;
 
-/** What the coordinator decided about one transfer request. */
+/**
+ * What the coordinator decided about one transfer request: an {@link Action} to take now, or to
+ * {@link Wait}. Only {@link Decisions} sees a {@code Wait} (it keeps the request waiting); what it
+ * hands the coordinator is an {@code Action}, so the coordinator has no case it must not get.
+ */
 sealed interface Decision {
+  /** A decision the coordinator acts on now. */
+  sealed interface Action extends Decision {}
+
   /** Refuse it: publish the rejection. */
-  record Reject(TransferRejected event) implements Decision {}
+  record Reject(TransferRejected event) implements Action {}
 
   /** Run it: publish the dispatch, then send the order to the source node's agent. */
-  record Dispatch(TransferDispatched event, TransferOrder order) implements Decision {}
+  record Dispatch(TransferDispatched event, TransferOrder order) implements Action {}
 
   /**
    * The request names a node, epoch or region the state does not know yet. Node events and
@@ -20,5 +27,5 @@ sealed interface Decision {
   record Wait(TransferRejected ifStill) implements Decision {}
 
   /** Nothing to do: the request was already answered (a duplicate id). */
-  record AlreadyAnswered(String transferId) implements Decision {}
+  record AlreadyAnswered(String transferId) implements Action {}
 }

@@ -1,6 +1,6 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.TransferStatus;
@@ -31,16 +31,17 @@ final class Decisions {
   }
 
   /** What to do about {@code request} now; empty when it was decided already or waits for node events. */
-  Optional<Decision> decide(FleetState state, TransferRequested request, Instant now) {
+  Optional<Decision.Action> decide(FleetState state, TransferRequested request, Instant now) {
     if (!decided.add(request.transferId())) {
       return Optional.empty();
     }
-    var decision = decider.decide(state, request, now);
-    if (decision instanceof Decision.Wait wait) {
-      waiting.add(request, wait, now);
-      return Optional.empty();
-    }
-    return Optional.of(answered(decision));
+    return switch (decider.decide(state, request, now)) {
+      case Decision.Wait wait -> {
+        waiting.add(request, wait, now);
+        yield Optional.empty();
+      }
+      case Decision.Action action -> Optional.of(answered(action));
+    };
   }
 
   /** The order to send again for a dispatched request, if it is still in flight. */
@@ -59,8 +60,8 @@ final class Decisions {
   }
 
   /** Waiting requests that node events now explain, or whose grace ran out. */
-  List<Decision> waitingDue(FleetState state, Instant now) {
-    List<Decision> due = new ArrayList<>();
+  List<Decision.Action> waitingDue(FleetState state, Instant now) {
+    List<Decision.Action> due = new ArrayList<>();
     if (!waiting.isEmpty()) {
       waiting.retry(decider, state, now).forEach(d -> due.add(answered(d)));
     }
@@ -71,8 +72,8 @@ final class Decisions {
    * What is due at a check: {@link #waitingDue}, and the requests whose answer Kafka refused, if
    * they are still requested and {@code owns} their source node.
    */
-  List<Decision> due(FleetState state, Predicate<String> owns, Instant now) {
-    List<Decision> due = waitingDue(state, now);
+  List<Decision.Action> due(FleetState state, Predicate<String> owns, Instant now) {
+    List<Decision.Action> due = waitingDue(state, now);
     var again = List.copyOf(refused);
     refused.clear();
     for (String transferId : again) {
@@ -89,7 +90,7 @@ final class Decisions {
     return decided.contains(transferId);
   }
 
-  private Decision answered(Decision decision) {
+  private Decision.Action answered(Decision.Action decision) {
     if (decision instanceof Decision.AlreadyAnswered a) {
       decided.remove(a.transferId()); // nothing of a duplicate will be folded to settle it
     }

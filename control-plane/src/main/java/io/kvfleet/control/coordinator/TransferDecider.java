@@ -9,7 +9,7 @@ import static io.kvfleet.events.ReasonCodes.STALE_EPOCH;
 import static io.kvfleet.events.ReasonCodes.UNKNOWN_PEER;
 import static io.kvfleet.events.ReasonCodes.UNKNOWN_REGION;
 
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.TransferDispatched;

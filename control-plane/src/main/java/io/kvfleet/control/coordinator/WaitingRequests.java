@@ -32,17 +32,20 @@ final class WaitingRequests {
   }
 
   /** Decides every waiting request again: answers what to act on now, in arrival order. */
-  List<Decision> retry(TransferDecider decider, FleetState state, Instant now) {
-    List<Decision> ready = new ArrayList<>();
+  List<Decision.Action> retry(TransferDecider decider, FleetState state, Instant now) {
+    List<Decision.Action> ready = new ArrayList<>();
     for (Iterator<Entry> it = byId.values().iterator(); it.hasNext(); ) {
       Entry entry = it.next();
-      Decision decision = decider.decide(state, entry.request(), now);
-      if (!(decision instanceof Decision.Wait wait)) {
-        ready.add(decision);
-        it.remove();
-      } else if (now.isAfter(entry.until())) {
-        ready.add(new Decision.Reject(wait.ifStill()));
-        it.remove();
+      switch (decider.decide(state, entry.request(), now)) {
+        case Decision.Action action -> {
+          ready.add(action);
+          it.remove();
+        }
+        case Decision.Wait wait when now.isAfter(entry.until()) -> {
+          ready.add(new Decision.Reject(wait.ifStill()));
+          it.remove();
+        }
+        case Decision.Wait stillWaiting -> { } // node events may still explain it
       }
     }
     return ready;

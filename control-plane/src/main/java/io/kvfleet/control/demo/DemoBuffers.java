@@ -1,14 +1,14 @@
 package io.kvfleet.control.demo;
 
 import io.kvfleet.control.agent.Component;
-import io.kvfleet.engine.cuda.Cuda;
-import io.kvfleet.engine.cuda.DeviceMemory;
+import io.kvfleet.control.dataplane.DeviceBuffers;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The buffers a demo inference worker hands its node agent, shaped as sglang hands them: a paged
@@ -30,7 +30,8 @@ final class DemoBuffers implements AutoCloseable {
   private final Arena arena = Arena.ofShared();
   private final MemorySegment kv;
   private final List<Component> components = new ArrayList<>();
-  private final List<DeviceMemory> device = new ArrayList<>();
+  /** GPU memory for the state tensors where a usable GPU is (looked for only for a hybrid model). */
+  private Optional<DeviceBuffers> device = Optional.empty();
 
   DemoBuffers(byte fill, boolean hybrid) {
     kv = arena.allocate(PAGE * PAGES, 4096);
@@ -46,6 +47,7 @@ final class DemoBuffers implements AutoCloseable {
   }
 
   private Component stateTensors() {
+    device = DeviceBuffers.usable();
     List<Long> addresses = new ArrayList<>();
     List<Long> lengths = new ArrayList<>();
     List<Long> items = new ArrayList<>();
@@ -59,10 +61,8 @@ final class DemoBuffers implements AutoCloseable {
   }
 
   private long stateTensor(long length) {
-    if (Cuda.libraryError().isEmpty() && Cuda.probe().usable()) {
-      var memory = DeviceMemory.allocate(0, length);
-      device.add(memory);
-      return memory.address();
+    if (device.isPresent()) {
+      return device.get().allocate(0, length);
     }
     return arena.allocate(length, 4096).address();
   }
@@ -78,7 +78,7 @@ final class DemoBuffers implements AutoCloseable {
 
   @Override
   public void close() {
-    device.forEach(DeviceMemory::close);
+    device.ifPresent(DeviceBuffers::close);
     arena.close();
   }
 }

@@ -2,15 +2,13 @@ package io.kvfleet.control.demo;
 
 import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.AgentConfig;
-import io.kvfleet.control.agent.DataPlane;
-import io.kvfleet.control.agent.EngineDataPlane;
+import io.kvfleet.control.dataplane.DataPlane;
+import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.coordinator.CoordinatorStatus;
 import io.kvfleet.control.kafka.EventPublisher;
-import io.kvfleet.engine.Engine;
-import io.kvfleet.engine.EngineConfig;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,7 +60,7 @@ public final class DemoFleet implements AutoCloseable {
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers.components(),
         RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1));
-    DataPlane dataPlane = own(new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(nodeId))));
+    DataPlane dataPlane = own(EngineDataPlane.open(nodeId));
     var events = own(new EventPublisher(bootstrapServers, nodeId, epoch, clock));
     var agent = new NodeAgent(config, dataPlane, events);
     agents.put(nodeId, agent);

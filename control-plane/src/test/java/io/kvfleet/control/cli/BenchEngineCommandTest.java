@@ -2,6 +2,7 @@ package io.kvfleet.control.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvfleet.control.dataplane.EngineBenchmark;
 import io.kvfleet.control.replay.Cli;
 import io.kvfleet.engine.bench.BenchOptions;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class BenchEngineCommandTest {
   private static BenchOptions parse(String... args) {
     var command = new BenchEngineCommand();
     new CommandLine(command).parseArgs(args);
-    return command.options();
+    return EngineBenchmark.options(command.options());
   }
 
   @Test

@@ -3,10 +3,10 @@ package io.kvfleet.control.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kvfleet.control.Json;
-import io.kvfleet.control.agent.InProcessDataPlane;
-import io.kvfleet.control.agent.NodeAgent;
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.dataplane.InProcessDataPlane;
+import io.kvfleet.control.protocol.Addresses;
+import io.kvfleet.control.protocol.OrderReply;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.TransferCompleted;
@@ -31,8 +31,8 @@ class AgentOrdersIT {
   void runsAnOrderSentTwiceOnlyOnce() throws Exception {
     startAgents();
     var order = order("t-twice", "request-1");
-    assertThat(send(order)).isEqualTo("io.kvfleet.transfer.completed");
-    assertThat(send(order)).contains("duplicate order for t-twice");
+    assertThat(send(order)).isEqualTo(OrderReply.ran("t-twice", "io.kvfleet.transfer.completed"));
+    assertThat(send(order)).isEqualTo(OrderReply.duplicate("t-twice"));
     Thread.sleep(500); // a second completion would be right behind the first
     assertThat(fleet.events("t-twice", e -> e instanceof TransferCompleted)).hasSize(1);
   }
@@ -41,8 +41,8 @@ class AgentOrdersIT {
   void runsTheOrderOfALaterRequestThatReusesAForgottenTransferId() throws Exception {
     startAgents();
 
-    assertThat(send(order("t-reused", "request-1"))).isEqualTo("io.kvfleet.transfer.completed");
-    assertThat(send(order("t-reused", "request-2"))).isEqualTo("io.kvfleet.transfer.completed");
+    assertThat(send(order("t-reused", "request-1")).kind()).isEqualTo(OrderReply.Kind.RAN);
+    assertThat(send(order("t-reused", "request-2")).kind()).isEqualTo(OrderReply.Kind.RAN);
 
     Await.until("both completions in the log", Duration.ofSeconds(30),
         () -> fleet.events("t-reused", e -> e instanceof TransferCompleted).size() >= 2);
@@ -53,7 +53,7 @@ class AgentOrdersIT {
   @Test
   void refusesAStagedChunkItCannotReadWithTheReason() throws Exception {
     fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
-    assertThatThrownBy(() -> fleet.vertx.eventBus().<String>request(NodeAgent.landingAddress("prefill-0"), "{\"chunk\": [")
+    assertThatThrownBy(() -> fleet.vertx.eventBus().<String>request(Addresses.landings("prefill-0"), "{\"chunk\": [")
         .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
         .hasMessageContaining("unreadable staged chunk");
@@ -67,26 +67,27 @@ class AgentOrdersIT {
         && s.region("prefill-0", "kv_data-0").isPresent());
   }
 
-  /** The order for a one-page WRITE from prefill-0 to decode-0, as JSON, for request record {@code requestEventId}. */
-  private String order(String transferId, String requestEventId) {
+  /** The order for a one-page WRITE from prefill-0 to decode-0, for request record {@code requestEventId}. */
+  private TransferOrder order(String transferId, String requestEventId) {
     var state = fleet.state();
     var request = new TransferRequested(transferId, "prefill-0", 1, "kv_data-0", "decode-0", 1, "kv_data-0",
         TransferOp.WRITE, List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 30_000, false);
     var destination = state.region("decode-0", "kv_data-0").orElseThrow();
-    return Json.write(new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
-        destination.spec(), destination.remoteKeys(), "", requestEventId));
+    return new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
+        destination.spec(), destination.remoteKeys(), "", requestEventId);
   }
 
   @Test
   void refusesAnOrderItCannotReadWithTheReason() throws Exception {
     fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
-    assertThatThrownBy(() -> send("{\"request\": 42}"))
+    assertThatThrownBy(() -> fleet.vertx.eventBus().request(Addresses.transfers("prefill-0"), "{\"request\": 42}")
+        .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
         .hasMessageContaining("unreadable transfer order");
   }
 
-  private String send(String order) throws Exception {
-    return fleet.vertx.eventBus().<String>request(NodeAgent.address("prefill-0"), order)
+  private OrderReply send(TransferOrder order) throws Exception {
+    return fleet.vertx.eventBus().<OrderReply>request(Addresses.transfers("prefill-0"), order)
         .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS).body();
   }
 }

@@ -2,7 +2,7 @@ package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.agent.Component;
-import io.kvfleet.control.agent.DataPlane;
+import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.kafka.Await;

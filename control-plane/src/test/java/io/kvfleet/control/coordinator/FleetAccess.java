@@ -1,6 +1,6 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.events.FleetEvent;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kvfleet.control.agent.Component;
-import io.kvfleet.control.agent.EngineDataPlane;
+import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.testing.HostStaging;

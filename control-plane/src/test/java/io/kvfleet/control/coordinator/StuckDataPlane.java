@@ -1,8 +1,8 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.agent.DataPlane;
-import io.kvfleet.control.agent.InProcessDataPlane;
-import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.dataplane.DataPlane;
+import io.kvfleet.control.dataplane.InProcessDataPlane;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.RegionSpec;

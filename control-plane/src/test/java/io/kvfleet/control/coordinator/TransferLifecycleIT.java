@@ -2,7 +2,7 @@ package io.kvfleet.control.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kvfleet.control.agent.InProcessDataPlane;
+import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.PeerJoined;

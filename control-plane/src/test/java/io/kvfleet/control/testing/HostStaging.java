@@ -1,6 +1,6 @@
 package io.kvfleet.control.testing;
 
-import io.kvfleet.control.agent.Staging;
+import io.kvfleet.control.dataplane.Staging;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;

@@ -1,8 +1,9 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.EngineConfig;
 import io.kvfleet.engine.cuda.Cuda;

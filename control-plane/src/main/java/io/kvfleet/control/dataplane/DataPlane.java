@@ -1,5 +1,8 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.RegionSpec;

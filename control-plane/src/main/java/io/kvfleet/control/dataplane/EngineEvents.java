@@ -1,4 +1,4 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import io.kvfleet.engine.Capability;
 import io.kvfleet.engine.Diagnosis;
@@ -32,10 +32,21 @@ final class EngineEvents {
    * One event per backend outcome, in the engine's order. A null or empty entry is one skip. When
    * some backend took the region, refusals by backends that never handle its memory type and
    * skips by unavailable backends are left out (the join event's capabilities already say so);
-   * when none took it, the operator needs every reason, so every outcome is published.
+   * when none took it, the operator needs every reason, so every outcome is published, unless
+   * backends refused it as a duplicate: then only those refusals are.
    */
   static List<FleetEvent> registration(String nodeId, long epoch, RegionSpec region, RegistrationResult result) {
     List<FleetEvent> events = new ArrayList<>();
+    if (!result.registered() && duplicate(result)) {
+      // Held already: the refusals of the backends that hold it are the answer; the others' reasons
+      // were given when it was first registered.
+      for (RegistrationOutcome outcome : result.outcomes()) {
+        if (outcome instanceof RegistrationOutcome.Failed f && f.reason() == RegistrationFailure.DUPLICATE_REGISTRATION) {
+          events.add(failed(nodeId, epoch, region, f.backend(), f.diagnosis(), f.capability()));
+        }
+      }
+      return events;
+    }
     for (RegistrationOutcome outcome : result.outcomes()) {
       switch (outcome) {
         case RegistrationOutcome.Registered r ->
@@ -58,6 +69,11 @@ final class EngineEvents {
       }
     }
     return events;
+  }
+
+  private static boolean duplicate(RegistrationResult result) {
+    return result.outcomes().stream().anyMatch(o ->
+        o instanceof RegistrationOutcome.Failed f && f.reason() == RegistrationFailure.DUPLICATE_REGISTRATION);
   }
 
   private static RegistrationFailed failed(String nodeId, long epoch, RegionSpec region, String backend,

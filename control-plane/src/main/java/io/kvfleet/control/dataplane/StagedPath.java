@@ -1,6 +1,9 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
-import io.kvfleet.control.agent.Landings.Refused;
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
+import io.kvfleet.control.protocol.Landings.Refused;
 import io.kvfleet.engine.Capability;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.Peer;
@@ -53,6 +56,8 @@ final class StagedPath implements AutoCloseable {
   }
 
   private final Engine engine;
+  /** The backend chunks travel through: the first available one that moves host memory between hosts. */
+  private final Optional<String> carrier;
   private final Staging staging;
   private final Links sending;
   private final Links landing;
@@ -68,27 +73,37 @@ final class StagedPath implements AutoCloseable {
 
   StagedPath(Engine engine, Staging staging, Links sending, Links landing) {
     this.engine = engine;
+    this.carrier = engine.capabilities().stream()
+        .filter(c -> c.available() && c.crossHost() && c.supports(io.kvfleet.engine.MemoryType.DRAM))
+        .map(Capability::backend).findFirst();
     this.staging = staging;
     this.sending = sending;
     this.landing = landing;
   }
 
-  /** Why the path cannot run here, or empty: it needs ucx and a working device copy. */
+  /** The backend chunks travel through, if this engine has one. */
+  Optional<String> carrier() {
+    return carrier;
+  }
+
+  /** Why the path cannot run here, or empty: it needs a cross-host backend for host memory and a working device copy. */
   Optional<String> unavailable() {
-    var ucx = engine.capability("ucx");
-    if (ucx.isEmpty() || !ucx.get().available()) {
-      return Optional.of("the staged path sends through ucx, which is unavailable here"
-          + ucx.map(c -> ": " + c.detail()).orElse(""));
+    if (carrier.isEmpty()) {
+      String absent = engine.capabilities().stream().filter(c -> !c.available())
+          .map(c -> c.backend() + ": " + c.detail()).collect(java.util.stream.Collectors.joining("; "));
+      return Optional.of("the staged path sends through a backend that moves host memory between hosts,"
+          + " and none is available here" + (absent.isEmpty() ? "" : ": " + absent));
     }
     return staging.unavailable();
   }
 
   BackendCapability capability() {
     var why = unavailable();
-    List<String> transports = engine.capability("ucx").map(Capability::transports).orElse(List.of());
+    List<String> transports = carrier.flatMap(engine::capability).map(Capability::transports).orElse(List.of());
     return why.isEmpty()
         ? new BackendCapability(BACKEND, true, "", List.of(MemoryType.VRAM), transports,
-            "VRAM copied through " + (CHUNK >> 20) + " MiB " + staging.name() + " host buffers registered with ucx")
+            "VRAM copied through " + (CHUNK >> 20) + " MiB " + staging.name() + " host buffers registered with "
+                + carrier.get())
         : new BackendCapability(BACKEND, false, "", List.of(), List.of(), why.get());
   }
 
@@ -118,25 +133,26 @@ final class StagedPath implements AutoCloseable {
 
   /**
    * Runs a WRITE whose source is staged here or whose destination is staged there; {@code
-   * sourceUcx} is the source region's ucx registration when it has one.
+   * sourceUcx} is the source region's registration with the {@link #carrier} when it has one.
    */
   FleetEvent send(TransferOrder order, Optional<Registration> sourceUcx, Landings landings) {
     TransferRequested request = order.request();
+    String ucx = carrier.orElseThrow(() -> new IllegalStateException(unavailable().orElse("no carrier")));
     if (request.op() != TransferOp.WRITE) {
       return failed(request, ReasonCodes.NOT_EXPOSED, 0, "the staged path runs WRITE transfers only: have "
           + request.destinationNode() + " write instead");
     }
     boolean toStaged = order.destinationKeys().containsKey(BACKEND);
-    String destinationKey = order.destinationKeys().get("ucx");
+    String destinationKey = order.destinationKeys().get(ucx);
     Staged source = regions.get(request.sourceRegion());
     if ((source == null && sourceUcx.isEmpty()) || (!toStaged && destinationKey == null)) {
       return failed(request, ReasonCodes.NOT_EXPOSED, 0, "the staged path needs each end staged or registered"
-          + " with ucx: source " + (source != null ? BACKEND : sourceUcx.isPresent() ? "ucx" : "neither")
+          + " with " + ucx + ": source " + (source != null ? BACKEND : sourceUcx.isPresent() ? ucx : "neither")
           + ", destination " + order.destinationKeys().keySet());
     }
-    Peer peer = sending.peer("ucx", order.destinationTransport());
+    Peer peer = sending.peer(ucx, order.destinationTransport());
     String path = staging.name() + "/staged+" + peer.path();
-    String self = engine.address("ucx").toBase64();
+    String self = engine.address(ucx).toBase64();
     var crc = new CRC32C();
     var batch = new TransferBatch();
     long started = System.nanoTime();
@@ -202,7 +218,7 @@ final class StagedPath implements AutoCloseable {
           + CHUNK + " B landing buffer"));
     }
     try {
-      Peer peer = landing.peer("ucx", chunk.sourceTransport());
+      Peer peer = landing.peer(carrier.orElseThrow(), chunk.sourceTransport());
       Registration into = landingBuffer().registration();
       var pulled = read(peer, new TransferBatch().add(into, 0, landing.remote(peer, chunk.sourceKey()),
           chunk.sourceOffset(), chunk.length()));
@@ -250,8 +266,9 @@ final class StagedPath implements AutoCloseable {
     Staging.Buffer memory = staging.allocate(CHUNK);
     try {
       var result = engine.register(RegionRequest.dram(name, memory.address(), memory.length()));
-      Registration registration = result.registration("ucx").orElseThrow(() -> new IllegalStateException(
-          "ucx did not register the " + name + " buffer: " + result.failures()));
+      String ucx = carrier.orElseThrow(() -> new IllegalStateException(unavailable().orElse("no carrier")));
+      Registration registration = result.registration(ucx).orElseThrow(() -> new IllegalStateException(
+          ucx + " did not register the " + name + " buffer: " + result.failures()));
       return new Buffers(memory, registration);
     } catch (RuntimeException e) {
       memory.close();

@@ -1,4 +1,4 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.protocol;
 
 import static java.util.Objects.requireNonNull;
 

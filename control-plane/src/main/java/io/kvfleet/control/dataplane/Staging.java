@@ -1,11 +1,11 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import java.util.Optional;
 
 /**
  * The device half of the staged path: copies between device memory a transport cannot register
- * and host buffers it did register. CUDA's ({@link CudaStaging}) on nodes with a GPU; tests on
- * machines without one use host copies, and say so in the path they report.
+ * and host buffers it did register. The device runtime's ({@link DeviceStaging}: CUDA) on nodes
+ * with a GPU; tests on machines without one use host copies, and say so in the path they report.
  */
 public interface Staging {
   /** What the completion's path starts with, e.g. {@code cuda} for {@code cuda/staged+ucx/tcp}. */

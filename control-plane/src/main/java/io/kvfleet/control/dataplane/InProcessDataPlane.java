@@ -1,5 +1,6 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.FleetEvent;

@@ -1,4 +1,4 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.protocol;
 
 import io.kvfleet.events.ReasonCodes;
 import java.util.Optional;

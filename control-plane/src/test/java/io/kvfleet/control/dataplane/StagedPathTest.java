@@ -1,8 +1,11 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.control.testing.HostStaging;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.EngineConfig;

@@ -1,16 +1,21 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
+import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.protocol.StagedChunk;
+import io.kvfleet.control.protocol.Landings;
+import io.kvfleet.engine.DeviceAccess;
 import io.kvfleet.engine.Engine;
+import io.kvfleet.engine.EngineConfig;
 import io.kvfleet.engine.EngineException;
 import io.kvfleet.engine.Peer;
 import io.kvfleet.engine.RegionRequest;
+import io.kvfleet.engine.RegionLocation;
 import io.kvfleet.engine.Registration;
 import io.kvfleet.engine.RemoteKey;
 import io.kvfleet.engine.RemoteRegion;
 import io.kvfleet.engine.TransferBatch;
 import io.kvfleet.engine.TransferResult;
 import io.kvfleet.engine.WorkerAddress;
-import io.kvfleet.engine.cuda.IpcHandle;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.FleetEvent;
@@ -31,28 +36,32 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 
 /**
  * A node's data plane on the native engine: regions are registered with every engine backend
  * (UCX, host, CUDA where present) and transfers run through the first backend that both ends
- * registered with, or else through the {@link StagedPath} when one end is staged. Peers and
- * imported remote keys are cached, one cache for transfers (the agent's ordered worker) and one for
- * landing staged chunks (its landing thread).
+ * registered with, or else through the {@link StagedPath} when one end is staged. The engine's
+ * registry is the one record of what is registered, and its rule the one duplicate rule. Peers
+ * and imported remote keys are cached, one cache for transfers (the agent's ordered worker) and one
+ * for landing staged chunks (its landing thread). Backends are told apart by what they can do,
+ * never by name.
  */
 public final class EngineDataPlane implements DataPlane {
-  private static final String CUDA_IPC = "cuda-ipc:";
-
   private final Engine engine;
-  private final Map<String, Map<String, Registration>> registrations = new ConcurrentHashMap<>();
+  private final Optional<DeviceAccess> device = DeviceAccess.find();
   private final Links sending = new Links();
   private final Links landing = new Links();
   private final StagedPath staged;
 
-  /** A data plane staging VRAM with CUDA where ucx cannot register it. */
+  /** A data plane staging VRAM with the device runtime where no cross-host backend can register it. */
   public EngineDataPlane(Engine engine) {
-    this(engine, new CudaStaging(engine));
+    this(engine, new DeviceStaging(engine));
+  }
+
+  /** A data plane on a new engine of the default backends, named {@code name}. */
+  public static EngineDataPlane open(String name) {
+    return new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(name)));
   }
 
   /** A data plane staging VRAM with {@code staging}. */
@@ -78,11 +87,12 @@ public final class EngineDataPlane implements DataPlane {
     return engine.capability(backend).map(c -> c.available() && c.crossHost()).orElse(false);
   }
 
-  /** Staged at the address the cuda backend mapped it to, when it imported it from a CUDA IPC handle. */
+  /** Staged at the address the device backend mapped it to, when it imported it from a device handle. */
   @Override
   public List<FleetEvent> stage(String nodeId, long epoch, RegionSpec region) {
-    var cuda = registrations.getOrDefault(region.regionId(), Map.of()).get("cuda");
-    long address = cuda == null ? region.address() : cuda.address();
+    long address = engine.registrations(region.regionId()).stream()
+        .filter(r -> r.request().location() instanceof RegionLocation.DeviceHandle)
+        .mapToLong(Registration::address).findFirst().orElse(region.address());
     return List.of(staged.stage(nodeId, epoch, region, address));
   }
 
@@ -91,39 +101,31 @@ public final class EngineDataPlane implements DataPlane {
     return staged.land(chunk);
   }
 
+  /**
+   * Registers with every backend; a region id or memory a backend holds already is refused there
+   * {@code DUPLICATE_REGISTRATION} by the engine (registering it again would leave the first
+   * registration pinned with nothing to release it).
+   */
   @Override
   public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle) {
-    var held = registrations.getOrDefault(region.regionId(), Map.of());
-    if (!held.isEmpty()) {
-      // Registering it again would leave the first registration pinned with nothing to release it.
-      return held.keySet().stream().sorted().<FleetEvent>map(backend -> new RegistrationFailed(nodeId, epoch, region,
-          backend, ReasonCodes.DUPLICATE_REGISTRATION, region.regionId() + " is already registered with " + backend
-          + " on this node", 0, "", capability(backend), "deregister " + region.regionId()
-          + " first or use another region id")).toList();
-    }
     RegionRequest request;
     try {
       request = request(region, handle);
     } catch (EngineException e) {
-      return List.of(new RegistrationFailed(nodeId, epoch, region, "cuda", ReasonCodes.INVALID_ADDRESS,
-          region.regionId() + ": " + e.getMessage(), 0, "", capability("cuda"),
-          "send the handle cudaIpcGetMemHandle gave the worker, base64-encoded, as cuda-ipc:<base64>"));
+      String backend = device.map(DeviceAccess::backend).orElse("device");
+      return List.of(new RegistrationFailed(nodeId, epoch, region, backend, ReasonCodes.INVALID_ADDRESS,
+          region.regionId() + ": " + e.getMessage(), 0, "", capability(backend),
+          device.map(DeviceAccess::handleHelp).orElse("")));
     }
-    var result = engine.register(request);
-    var byBackend = registrations.computeIfAbsent(region.regionId(), id -> new HashMap<>());
-    result.registrations().forEach(r -> byBackend.put(r.backend(), r));
-    return EngineEvents.registration(nodeId, epoch, region, result);
+    return EngineEvents.registration(nodeId, epoch, region, engine.registerNamed(request));
   }
 
   @Override
   public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
-    var held = registrations.remove(regionId);
     List<FleetEvent> events = new ArrayList<>();
-    if (held != null) {
-      held.forEach((backend, registration) -> {
-        engine.deregister(registration);
-        events.add(new RegionDeregistered(nodeId, epoch, regionId, backend, "deregistered by the worker"));
-      });
+    for (Registration registration : engine.registrations(regionId)) {
+      engine.deregister(registration);
+      events.add(new RegionDeregistered(nodeId, epoch, regionId, registration.backend(), "deregistered by the worker"));
     }
     if (staged.withdraw(regionId)) {
       events.add(new RegionDeregistered(nodeId, epoch, regionId, StagedPath.BACKEND, "deregistered by the worker"));
@@ -136,13 +138,14 @@ public final class EngineDataPlane implements DataPlane {
         .orElse(new BackendCapability(backend, false, "", List.of(), List.of(), "no " + backend + " backend"));
   }
 
-  private static RegionRequest request(RegionSpec region, String handle) {
+  private RegionRequest request(RegionSpec region, String handle) {
     if (handle.startsWith("shm:")) {
       return RegionRequest.sharedMemory(region.regionId(), handle.substring(4), 0, region.length());
     }
-    if (handle.startsWith(CUDA_IPC)) {
-      return IpcHandle.fromBase64(handle.substring(CUDA_IPC.length()))
-          .request(region.regionId(), Math.max(region.device(), 0), region.length());
+    var importer = device.filter(d -> handle.startsWith(d.handlePrefix()));
+    if (importer.isPresent()) {
+      return importer.get().importHandle(region.regionId(), Math.max(region.device(), 0),
+          handle.substring(importer.get().handlePrefix().length()), region.length());
     }
     return region.memoryType() == MemoryType.VRAM
         ? RegionRequest.vram(region.regionId(), Math.max(region.device(), 0), region.address(), region.length())
@@ -157,7 +160,7 @@ public final class EngineDataPlane implements DataPlane {
   @Override
   public FleetEvent transfer(TransferOrder order, Landings landings) {
     TransferRequested request = order.request();
-    var local = registrations.getOrDefault(request.sourceRegion(), Map.of());
+    var local = held(request.sourceRegion());
     Optional<String> backend = engine.backends().stream()
         .filter(b -> local.containsKey(b) && order.destinationKeys().containsKey(b))
         .findFirst();
@@ -199,10 +202,17 @@ public final class EngineDataPlane implements DataPlane {
 
   private FleetEvent staged(TransferOrder order, Map<String, Registration> local, Landings landings) {
     try {
-      return staged.send(order, Optional.ofNullable(local.get("ucx")), landings);
+      return staged.send(order, staged.carrier().map(local::get), landings);
     } catch (RuntimeException e) {
       return failed(order.request(), ReasonCodes.TRANSPORT_ERROR, "staged path: " + e.getMessage());
     }
+  }
+
+  /** The live registrations of {@code regionId} by backend, as the engine holds them. */
+  private Map<String, Registration> held(String regionId) {
+    Map<String, Registration> byBackend = new HashMap<>();
+    engine.registrations(regionId).forEach(r -> byBackend.put(r.backend(), r));
+    return byBackend;
   }
 
   /** Peers and attached remote keys, cached; each cache is used by one thread at a time. */

@@ -1,4 +1,4 @@
-package io.kvfleet.control.agent;
+package io.kvfleet.control.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,0 +1,71 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.events.FleetEvent;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes an agent's events on its event loop. An outcome (of a registration or a transfer) must
+ * reach the log: when the publisher's buffer refuses it as full (Kafka has been away a while) it is
+ * offered again every {@link #OUTCOME_RETRY} until Kafka takes it, unless the agent crashed.
+ */
+final class OutcomePublisher {
+  private static final Logger LOG = LoggerFactory.getLogger(OutcomePublisher.class);
+  /** How often an outcome the full event buffer refused is offered again. */
+  static final Duration OUTCOME_RETRY = Duration.ofSeconds(1);
+
+  private final Vertx vertx;
+  private final Context context;
+  private final EventPublisher publisher;
+  private final BooleanSupplier crashed;
+
+  OutcomePublisher(Vertx vertx, Context context, EventPublisher publisher, BooleanSupplier crashed) {
+    this.vertx = vertx;
+    this.context = context;
+    this.publisher = publisher;
+    this.crashed = crashed;
+  }
+
+  /** Publishes once: a heartbeat, a join or a goodbye, which the next one replaces. */
+  Future<Void> publish(FleetEvent event, String correlationId) {
+    return Future.fromCompletionStage(publisher.publish(event, correlationId), context).mapEmpty();
+  }
+
+  /** Publishes an outcome, offered again while the full buffer refuses it. */
+  Future<Void> publishOutcome(FleetEvent event, String correlationId) {
+    return publishOutcome(event, correlationId, true);
+  }
+
+  /** Events of this agent still waiting for Kafka. */
+  int waiting() {
+    return publisher.waiting();
+  }
+
+  /** How many events may wait for Kafka. */
+  int capacity() {
+    return publisher.capacity();
+  }
+
+  private Future<Void> publishOutcome(FleetEvent event, String correlationId, boolean firstTry) {
+    return publish(event, correlationId).recover(refused -> {
+      if (crashed.getAsBoolean() || !KvfleetException.isBufferFull(refused)) {
+        return Future.failedFuture(refused);
+      }
+      if (firstTry) {
+        LOG.warn("{} {} waits, offered again every {}: {}", event.wireType(), event.subject(), OUTCOME_RETRY,
+            refused.getMessage());
+      }
+      Promise<Void> later = Promise.promise();
+      vertx.setTimer(OUTCOME_RETRY.toMillis(), t -> publishOutcome(event, correlationId, false).onComplete(later));
+      return later.future();
+    });
+  }
+}

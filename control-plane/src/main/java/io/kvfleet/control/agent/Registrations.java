@@ -1,0 +1,109 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.dataplane.DataPlane;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.RegistrationDecision;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * An agent's registrations: the configured components at start, and a local worker's
+ * (de)registrations later; one outcome per region and backend, the policy's decisions, all
+ * published. Native work runs on worker threads.
+ */
+final class Registrations {
+  /** How long a worker's registration waits for Kafka before it is answered as pending. */
+  static final Duration DURABLE_WAIT = Duration.ofSeconds(5);
+
+  private final Vertx vertx;
+  private final AgentConfig config;
+  private final DataPlane dataPlane;
+  private final OutcomePublisher outcomes;
+  /** Publishes the node's goodbye with a reason (a start that fails under {@code FAIL_NODE}). */
+  private final Function<String, Future<Void>> leave;
+
+  Registrations(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes,
+      Function<String, Future<Void>> leave) {
+    this.vertx = vertx;
+    this.config = config;
+    this.dataPlane = dataPlane;
+    this.outcomes = outcomes;
+    this.leave = leave;
+  }
+
+  /**
+   * Registers buffers for a local worker: one outcome per region and backend, the policy's
+   * decisions, all published; answers once Kafka has them, or after {@code DURABLE_WAIT} with the
+   * events marked pending. Refused up front, with nothing registered, when the event buffer is full.
+   */
+  Future<RegistrationAnswer> register(List<Component> components) {
+    int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4;
+    if (outcomes.waiting() + expected > outcomes.capacity()) {
+      return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), outcomes.capacity()));
+    }
+    String batch = config.nodeId() + "@" + config.epoch() + "/" + System.nanoTime();
+    return vertx.executeBlocking(() -> registerAll(components), true)
+        .compose(outcomes -> answer(outcomes, batch));
+  }
+
+  /** Releases a region for a local worker; fails when the node holds no such region. */
+  Future<RegistrationAnswer> deregister(String regionId) {
+    return vertx.executeBlocking(() -> dataPlane.deregister(config.nodeId(), config.epoch(), regionId), true)
+        .compose(events -> events.isEmpty()
+            ? Future.failedFuture(KvfleetException.noSuchRegion(regionId, config.nodeId()))
+            : answer(events, regionId));
+  }
+
+  private Future<RegistrationAnswer> answer(List<FleetEvent> outcomes, String correlationId) {
+    var published = Future.all(outcomes.stream().map(e -> this.outcomes.publishOutcome(e, correlationId)).toList());
+    return published.timeout(DURABLE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+        .map(done -> RegistrationAnswer.of(outcomes, true, this.outcomes.waiting()))
+        .recover(slow -> Future.succeededFuture(RegistrationAnswer.of(outcomes, false, this.outcomes.waiting())));
+  }
+
+  /**
+   * Registers every component's buffers and publishes one outcome per region and backend, then
+   * the policy's decision for any component that did not register. Under {@code FAIL_NODE} a
+   * failed component fails the start, after the diagnosis is on record.
+   */
+  Future<Void> registerRegions() {
+    String batch = config.nodeId() + "@" + config.epoch() + "/start";
+    return vertx.executeBlocking(() -> registerAll(config.components()), true)
+        .compose(outcomes -> Future.all(outcomes.stream().map(e -> this.outcomes.publish(e, batch)).toList())
+            .map(outcomes))
+        .compose(outcomes -> {
+          boolean stop = config.policy().stopsNode()
+              && outcomes.stream().anyMatch(e -> e instanceof RegistrationDecision);
+          return stop ? leave.apply(ReasonCodes.REGISTRATION_FAILED).compose(v -> Future.failedFuture(
+              config.nodeId() + " stops: a component failed to register under policy FAIL_NODE"))
+              : Future.succeededFuture();
+        });
+  }
+
+  private List<FleetEvent> registerAll(List<Component> components) {
+    List<FleetEvent> all = new ArrayList<>();
+    for (Component component : components) {
+      List<FleetEvent> outcomes = new ArrayList<>();
+      var regions = component.regions();
+      for (int i = 0; i < regions.size(); i++) {
+        outcomes.addAll(dataPlane.register(config.nodeId(), config.epoch(), regions.get(i), component.handle(i)));
+      }
+      all.addAll(outcomes);
+      config.policy().decide(config.nodeId(), config.epoch(), component, outcomes).ifPresent(all::add);
+      if (config.policy() == RegistrationPolicy.FALLBACK_STAGED && component.memoryType() == MemoryType.VRAM) {
+        for (var region : RegistrationPolicy.unreachable(component, outcomes, dataPlane::reachesOtherHosts)) {
+          all.addAll(dataPlane.stage(config.nodeId(), config.epoch(), region));
+        }
+      }
+    }
+    return all;
+  }
+}
