@@ -32,6 +32,11 @@ final class KvfleetProcess implements AutoCloseable {
 
   /** Starts {@code kvfleet <args>} from this module's build output. */
   static KvfleetProcess start(String name, String... args) throws IOException {
+    return start(name, java.util.Map.of(), args);
+  }
+
+  /** Starts {@code kvfleet <args>} with {@code env} added to this JVM's environment. */
+  static KvfleetProcess start(String name, java.util.Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(JVM_FLAGS);
@@ -40,6 +45,7 @@ final class KvfleetProcess implements AutoCloseable {
     command.add("io.kvfleet.control.cli.Kvfleet");
     command.addAll(List.of(args));
     var builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(env);
     builder.environment().put("KVFLEET_LOG", Path.of("target", "it-" + name + ".log").toAbsolutePath().toString());
     return new KvfleetProcess(name, builder.start());
   }
