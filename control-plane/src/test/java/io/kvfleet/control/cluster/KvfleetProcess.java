@@ -45,8 +45,8 @@ final class KvfleetProcess implements AutoCloseable {
     command.add("io.kvfleet.control.cli.Kvfleet");
     command.addAll(List.of(args));
     var builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().putAll(env);
     builder.environment().put("KVFLEET_LOG", Path.of("target", "it-" + name + ".log").toAbsolutePath().toString());
+    builder.environment().putAll(env);
     return new KvfleetProcess(name, builder.start());
   }
 
@@ -75,6 +75,19 @@ final class KvfleetProcess implements AutoCloseable {
       Thread.sleep(100);
     }
     throw new AssertionError(name + " did not print " + key + " within " + seconds + " s: " + String.join("\n", lines));
+  }
+
+  /** Waits for the process to end; answers its exit code. */
+  int exitCode(long seconds) throws InterruptedException {
+    if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+      throw new AssertionError(name + " still runs after " + seconds + " s: " + String.join("\n", lines));
+    }
+    return process.exitValue();
+  }
+
+  /** What it printed so far. */
+  String console() {
+    return String.join("\n", lines);
   }
 
   /** SIGKILL: the process gets no chance to say goodbye. */
