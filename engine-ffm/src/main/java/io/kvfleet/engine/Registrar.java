@@ -134,16 +134,22 @@ final class Registrar {
     };
   }
 
+  /** A null location comes first: an entry with neither address nor length is a null entry. */
   private static Optional<Diagnosis> nullOrEmpty(RegionRequest request) {
     String what = switch (request.location()) {
       case RegionLocation.Address a when a.address() == 0 -> "null address";
       case RegionLocation.SharedMemory s when s.name().isEmpty() -> "empty shared-memory name";
       case RegionLocation.DeviceHandle h when h.handle().length == 0 -> "empty device handle";
-      default -> request.length() == 0 ? "zero length" : null;
+      default -> null;
     };
+    RegistrationFailure reason = RegistrationFailure.NULL_ADDRESS;
+    if (what == null && request.length() == 0) {
+      what = "zero length";
+      reason = RegistrationFailure.ZERO_LENGTH;
+    }
     return what == null
         ? Optional.empty()
-        : Optional.of(Diagnosis.of(RegistrationFailure.NULL_OR_EMPTY,
+        : Optional.of(Diagnosis.of(reason,
             request.regionId() + ": " + what + " (" + request.location() + ", length "
                 + request.length() + "); nothing to register"));
   }

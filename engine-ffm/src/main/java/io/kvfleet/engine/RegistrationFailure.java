@@ -17,8 +17,10 @@ public enum RegistrationFailure {
   INVALID_ADDRESS(
       "pass the address and length of a live, writable mapping in the registering process (check"
           + " the pointer, the shared-memory name and the length)"),
-  /** A null address or a zero length: nothing to register. */
-  NULL_OR_EMPTY("drop the entry, or give it a non-null address and a positive length"),
+  /** A null address (or an empty shared-memory name or device handle): nothing to register. */
+  NULL_ADDRESS("give the entry its buffer's address or handle, or drop it; a null entry is recorded as skipped"),
+  /** A zero length: nothing to register. */
+  ZERO_LENGTH("give the entry its buffer's length, or drop it; an empty entry is recorded as skipped"),
   /** The device (GPU ordinal or NUMA node) is absent or its driver is missing. */
   DEVICE_UNAVAILABLE(
       "check the device id against the devices present (nvidia-smi, /sys/devices/system/node) and"
@@ -48,5 +50,10 @@ public enum RegistrationFailure {
   /** What an operator should change, in general; a diagnosis may say more. */
   public String remediation() {
     return remediation;
+  }
+
+  /** Whether the entry held nothing to register (a skip, not a failure). */
+  public boolean nothingToRegister() {
+    return this == NULL_ADDRESS || this == ZERO_LENGTH;
   }
 }

@@ -59,7 +59,7 @@ public sealed interface RegistrationOutcome {
   }
 
   /**
-   * Nothing was attempted: a null or empty entry ({@link RegistrationFailure#NULL_OR_EMPTY}) or an
+   * Nothing was attempted: a null or empty entry ({@link RegistrationFailure#NULL_ADDRESS}, {@link RegistrationFailure#ZERO_LENGTH}) or an
    * unavailable backend ({@link RegistrationFailure#BACKEND_UNAVAILABLE}).
    */
   record Skipped(String backend, RegionRequest request, Diagnosis diagnosis, Capability capability)

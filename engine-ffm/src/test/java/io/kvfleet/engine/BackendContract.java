@@ -161,12 +161,13 @@ abstract class BackendContract {
 
   @Test
   void skipsANullAddressAndAZeroLength() {
-    for (RegionRequest request : new RegionRequest[] {
-        RegionRequest.dram("null", 0, PAGE), RegionRequest.dram("empty", sourceMemory.address(), 0)}) {
+    var expected = java.util.Map.of(RegionRequest.dram("null", 0, PAGE), RegistrationFailure.NULL_ADDRESS,
+        RegionRequest.dram("empty", sourceMemory.address(), 0), RegistrationFailure.ZERO_LENGTH);
+    expected.forEach((request, reason) -> {
       RegistrationOutcome outcome = source.register(request).outcome(backend()).orElseThrow();
       assertThat(outcome).isInstanceOfSatisfying(Skipped.class, skipped ->
-          assertThat(skipped.reason()).isEqualTo(RegistrationFailure.NULL_OR_EMPTY));
-    }
+          assertThat(skipped.reason()).as(request.regionId()).isEqualTo(reason));
+    });
   }
 
   @Test

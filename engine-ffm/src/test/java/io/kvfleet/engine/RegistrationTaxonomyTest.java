@@ -81,8 +81,24 @@ class RegistrationTaxonomyTest {
   void aNullAddressOrZeroLengthIsSkippedNotFailed() {
     RegistrationResult result = engine.register(RegionRequest.dram("aux-3", 0, 0));
     assertThat(result.skips()).hasSize(2).allSatisfy(skipped ->
-        assertThat(skipped.reason()).isEqualTo(RegistrationFailure.NULL_OR_EMPTY));
+        assertThat(skipped.reason()).as("a null entry, whatever its length").isEqualTo(RegistrationFailure.NULL_ADDRESS));
     assertThat(result.failures()).isEmpty();
+  }
+
+  @Test
+  void aZeroLengthAtARealAddressIsSkippedAsZeroLength() {
+    RegistrationResult result = engine.register(RegionRequest.dram("aux-4", memory.address(), 0));
+    assertThat(result.skips()).isNotEmpty().allSatisfy(skipped -> {
+      assertThat(skipped.reason()).isEqualTo(RegistrationFailure.ZERO_LENGTH);
+      assertThat(skipped.diagnosis().detail()).contains("zero length");
+    });
+  }
+
+  @Test
+  void anEmptySharedMemoryNameIsANullEntry() {
+    RegistrationResult result = engine.register(RegionRequest.sharedMemory("aux-5", "", 0, 4096));
+    assertThat(result.skips()).isNotEmpty().allSatisfy(skipped ->
+        assertThat(skipped.reason()).isEqualTo(RegistrationFailure.NULL_ADDRESS));
   }
 
   @Test

@@ -11,6 +11,11 @@ public final class ReasonCodes {
   public static final String MEMORY_TYPE_UNSUPPORTED = "MEMORY_TYPE_UNSUPPORTED";
   public static final String NO_MEMORY_DOMAIN = "NO_MEMORY_DOMAIN";
   public static final String INVALID_ADDRESS = "INVALID_ADDRESS";
+  /** A skipped entry with a null address (or an empty shared-memory name or device handle). */
+  public static final String NULL_ADDRESS = "NULL_ADDRESS";
+  /** A skipped entry with a zero length. */
+  public static final String ZERO_LENGTH = "ZERO_LENGTH";
+  /** What builds before NULL_ADDRESS and ZERO_LENGTH wrote for either skip; still read in old logs. */
   public static final String NULL_OR_EMPTY = "NULL_OR_EMPTY";
   public static final String DEVICE_UNAVAILABLE = "DEVICE_UNAVAILABLE";
   public static final String OUT_OF_MEMORY = "OUT_OF_MEMORY";

@@ -39,8 +39,21 @@ final class AgentApi {
   }
 
   private static void answer(RoutingContext ctx, Future<RegistrationAnswer> answer) {
-    answer.onSuccess(a -> json(ctx, a.durable() ? 200 : 202, a))
+    answer.onSuccess(a -> json(ctx, status(a), a))
         .onFailure(error -> json(ctx, status(error), Map.of("error", String.valueOf(error.getMessage()))));
+  }
+
+  /**
+   * 200 when every entry registered (or was skipped) or the region was released, 202 when so but the
+   * outcome events still wait for Kafka, 207 when some entries failed and some registered, 422 when
+   * none registered and some failed (whether the events are durable is in the body either way).
+   */
+  static int status(RegistrationAnswer answer) {
+    return switch (answer.outcome()) {
+      case REGISTERED, DEREGISTERED -> answer.durable() ? 200 : 202;
+      case PARTIAL -> 207;
+      case FAILED -> 422;
+    };
   }
 
   /** The status by what went wrong: a full buffer or an absent Kafka is unavailable, not the caller's fault. */

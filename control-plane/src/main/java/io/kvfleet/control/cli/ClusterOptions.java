@@ -1,5 +1,7 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.cluster.ClusterMembers;
 import io.kvfleet.control.cluster.ClusteredVertx;
 import io.kvfleet.control.kafka.FleetTopics;
 import io.vertx.core.Vertx;
@@ -12,14 +14,19 @@ final class ClusterOptions {
   @Option(names = "--bootstrap-servers", required = true, description = "The fleet's Kafka, e.g. 127.0.0.1:9092")
   String bootstrapServers;
 
-  @Option(names = "--cluster-name", defaultValue = "kvfleet", description = "EventBus cluster name (default: ${DEFAULT-VALUE})")
+  @Option(names = "--cluster-name", defaultValue = ClusteredVertx.DEFAULT_NAME, description = "EventBus cluster name;"
+      + " processes with the same name and reachable ports form one fleet, so give each fleet its own (default: ${DEFAULT-VALUE})")
   String clusterName;
+
+  @Option(names = "--cluster-port", defaultValue = "" + ClusteredVertx.DEFAULT_PORT, description = "First cluster port:"
+      + " this process binds the first free one of the " + ClusteredVertx.PORT_COUNT + " from here (default: ${DEFAULT-VALUE})")
+  int clusterPort;
 
   @Option(names = "--cluster-host", defaultValue = "127.0.0.1", description = "Address to bind and advertise (default: ${DEFAULT-VALUE})")
   String clusterHost;
 
-  @Option(names = "--cluster-members", split = ",", defaultValue = "127.0.0.1",
-      description = "Other members to contact, comma-separated (default: ${DEFAULT-VALUE})")
+  @Option(names = "--cluster-members", split = ",", defaultValue = "127.0.0.1", description = "Other members to"
+      + " contact, comma-separated: host (its ports from --cluster-port), host:port or host:first-last (default: ${DEFAULT-VALUE})")
   List<String> members;
 
   /**
@@ -27,12 +34,16 @@ final class ClusterOptions {
    * host resolves, and Kafka answers; creates the fleet topics it lacks (replication factor 1).
    */
   void check() {
+    if (clusterPort < 1 || clusterPort > 65535 - ClusteredVertx.PORT_COUNT) {
+      throw KvfleetException.badInput("--cluster-port must be 1 to " + (65535 - ClusteredVertx.PORT_COUNT) + ", not " + clusterPort);
+    }
     ClusteredVertx.address(clusterHost);
+    ClusterMembers.expand(members);
     FleetTopics.ensure(bootstrapServers, (short) 1);
   }
 
   Vertx joinCluster() throws Exception {
-    return ClusteredVertx.join(clusterName, clusterHost, members)
+    return ClusteredVertx.join(clusterName, clusterHost, clusterPort, members)
         .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
   }
 }

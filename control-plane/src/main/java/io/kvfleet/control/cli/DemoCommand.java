@@ -3,6 +3,7 @@ package io.kvfleet.control.cli;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.console.EventLine;
 import io.kvfleet.control.coordinator.Coordinator;
+import io.kvfleet.control.demo.DataPathNotice;
 import io.kvfleet.control.demo.DemoFleet;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.EventTail;
@@ -54,6 +55,7 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     checkOptions();
+    DataPathNotice.probe().forEach(System.out::println);
     System.out.println("kvfleet demo: Kafka's and Vert.x's logs go to " + Kvfleet.logFile());
     EmbeddedKafka kafka = null;
     if (bootstrapServers == null) {

@@ -17,6 +17,13 @@ import java.util.List;
  * agent. Discovery is by TCP member list: no multicast, which fleets and containers rarely have.
  */
 public final class ClusteredVertx {
+  /** The cluster name of {@code kvfleet node} and {@code coordinator} when none is given. */
+  public static final String DEFAULT_NAME = "kvfleet";
+  /** The first port a member binds when none is given (Hazelcast's). */
+  public static final int DEFAULT_PORT = 5701;
+  /** A member binds the first free port of this many from its cluster port; a host alone is looked for on them. */
+  public static final int PORT_COUNT = 10;
+
   private ClusteredVertx() {}
 
   /** The IP address of {@code hostName} (Hazelcast binds interfaces by IP); a clear error when it has none. */
@@ -31,25 +38,29 @@ public final class ClusteredVertx {
   /**
    * Joins the cluster named {@code clusterName}.
    *
-   * @param host the address this process binds and advertises (e.g. 127.0.0.1 on one machine)
-   * @param members addresses of other members to contact (host or host:port)
+   * @param hostName the address this process binds and advertises (e.g. 127.0.0.1 on one machine)
+   * @param port the first of the {@link #PORT_COUNT} ports this member may bind
+   * @param members other members to contact ({@link ClusterMembers}: host, host:port, host:first-last)
    */
-  public static Future<Vertx> join(String clusterName, String hostName, List<String> members) {
+  public static Future<Vertx> join(String clusterName, String hostName, int port, List<String> members) {
     String host;
+    List<String> contacts;
     try {
       host = address(hostName);
+      contacts = ClusterMembers.expand(members);
     } catch (KvfleetException e) {
       return Future.failedFuture(e);
     }
     Config config = ConfigUtil.loadConfig().setClusterName(clusterName);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "slf4j");
-    var network = config.getNetworkConfig();
+    config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(PORT_COUNT));
+    var network = config.getNetworkConfig().setPort(port).setPortAutoIncrement(true).setPortCount(PORT_COUNT);
     network.getInterfaces().setEnabled(true).addInterface(host);
     var join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(true).setMembers(members);
+    join.getTcpIpConfig().setEnabled(true).setMembers(contacts);
     var options = new VertxOptions().setEventBusOptions(new EventBusOptions().setHost(host));
     return Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(config)).buildClustered();
   }

@@ -56,7 +56,7 @@ final class EngineEvents {
             events.add(failed(nodeId, epoch, region, f.backend(), f.diagnosis(), f.capability()));
           }
         }
-        case RegistrationOutcome.Skipped s when s.reason() == RegistrationFailure.NULL_OR_EMPTY -> {
+        case RegistrationOutcome.Skipped s when s.reason().nothingToRegister() -> {
           if (events.stream().noneMatch(e -> e instanceof RegionSkipped)) {
             events.add(new RegionSkipped(nodeId, epoch, region, s.reason().name()));
           }

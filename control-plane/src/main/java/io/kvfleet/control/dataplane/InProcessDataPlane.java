@@ -51,7 +51,8 @@ public final class InProcessDataPlane implements DataPlane {
           "the jvm data plane takes addresses in this process, not handles like " + handle));
     }
     if (region.address() == 0 || region.length() == 0) {
-      return List.of(new RegionSkipped(nodeId, epoch, region, ReasonCodes.NULL_OR_EMPTY));
+      return List.of(new RegionSkipped(nodeId, epoch, region,
+          region.address() == 0 ? ReasonCodes.NULL_ADDRESS : ReasonCodes.ZERO_LENGTH));
     }
     if (region.memoryType() != MemoryType.DRAM) {
       return List.of(failed(nodeId, epoch, region, ReasonCodes.MEMORY_TYPE_UNSUPPORTED,

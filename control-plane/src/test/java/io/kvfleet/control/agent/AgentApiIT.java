@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvfleet.control.coordinator.FleetAccess;
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSkipped;
@@ -13,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +45,87 @@ class AgentApiIT {
     fleet.awaitEvents("the outcomes in Kafka", e -> e instanceof RegionRegistered r
         && r.region().regionId().equals("state_data-0"));
     fleet.awaitEvents("the skip in Kafka", e -> e instanceof RegionSkipped s && s.region().index() == 1);
+  }
+
+  @Test
+  void anAnswerWhereEveryEntryRegisteredOrWasSkippedIsRegisteredWithTheSkipsReasons() throws Exception {
+    int port = fleet.agentOnEngineWithApi("prefill-0");
+    long address = fleet.allocate(64 * 1024);
+    var answer = post(port, "/v1/components", """
+        {"components": [{"name": "kv", "kind": "KV", "memoryType": "DRAM",
+          "addresses": [%d, 0, %d, null], "lengths": [65536, 4096, 0, 4096]}]}
+        """.formatted(address, address));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    JsonNode body = JSON.readTree(answer.body());
+    assertThat(body.get("outcome").asText()).isEqualTo("registered");
+    assertCounts(body, 1, 3, 0);
+    JsonNode entries = body.get("entries");
+    assertThat(entries).extracting(e -> e.get("component").asText() + "-" + e.get("index").asInt() + " "
+            + e.get("outcome").asText() + " " + e.get("reason").asText())
+        .containsExactly("kv-0 registered null", "kv-1 skipped NULL_ADDRESS", "kv-2 skipped ZERO_LENGTH",
+            "kv-3 skipped NULL_ADDRESS");
+    assertThat(entries.get(0).get("backends")).extracting(JsonNode::asText).contains("host");
+    assertThat(entries.get(2).get("diagnosis").get("remediation").asText()).contains("length");
+    assertThat(body.get("durable").asBoolean()).isTrue();
+    fleet.awaitEvents("the zero-length skip in Kafka", e -> e instanceof RegionSkipped s
+        && s.region().regionId().equals("kv-2") && s.reason().equals(ReasonCodes.ZERO_LENGTH));
+    fleet.awaitEvents("the null skip in Kafka", e -> e instanceof RegionSkipped s
+        && s.region().regionId().equals("kv-1") && s.reason().equals(ReasonCodes.NULL_ADDRESS));
+  }
+
+  @Test
+  void anAnswerWhereSomeEntriesFailedIsPartialWithEachFailuresDiagnosis() throws Exception {
+    int port = fleet.agentOnEngineWithApi("prefill-0");
+    long address = fleet.allocate(64 * 1024);
+    var answer = post(port, "/v1/components", """
+        {"components": [{"name": "kv", "kind": "KV", "memoryType": "DRAM", "addresses": [%d], "lengths": [65536]},
+          {"name": "aux", "kind": "AUX", "memoryType": "DRAM", "handles": [null, "%s"], "lengths": [4096, 4096]}]}
+        """.formatted(address, MISSING_SHM));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(207);
+    JsonNode body = JSON.readTree(answer.body());
+    assertThat(body.get("outcome").asText()).isEqualTo("partial");
+    assertCounts(body, 1, 1, 1);
+    JsonNode failed = body.get("entries").get(2);
+    assertThat(failed.get("regionId").asText()).isEqualTo("aux-1");
+    assertThat(failed.get("outcome").asText()).isEqualTo("failed");
+    assertMissingShm(failed);
+    assertThat(body.get("entries").get(1).get("reason").asText()).as("a null handle").isEqualTo("NULL_ADDRESS");
+    assertThat(body.get("events")).extracting(e -> e.get("type").asText()).contains("io.kvfleet.region.registration_failed");
+  }
+
+  @Test
+  void anAnswerWhereNoEntryRegisteredIsFailed() throws Exception {
+    int port = fleet.agentOnEngineWithApi("prefill-0");
+    var answer = post(port, "/v1/components", """
+        {"components": [{"name": "aux", "kind": "AUX", "memoryType": "DRAM", "handles": ["%s"], "lengths": [4096]}]}
+        """.formatted(MISSING_SHM));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(422);
+    JsonNode body = JSON.readTree(answer.body());
+    assertThat(body.get("outcome").asText()).isEqualTo("failed");
+    assertCounts(body, 0, 0, 1);
+    assertMissingShm(body.get("entries").get(0));
+    assertThat(body.get("durable").asBoolean()).as("the failure is on record too").isTrue();
+  }
+
+  private static final String MISSING_SHM = "shm:/kvfleet-it-no-such-object-" + ProcessHandle.current().pid();
+
+  private static void assertCounts(JsonNode body, int registered, int skipped, int failed) {
+    JsonNode counts = body.get("counts");
+    assertThat(List.of(counts.get("registered").asInt(), counts.get("skipped").asInt(), counts.get("failed").asInt()))
+        .as(counts.toString()).containsExactly(registered, skipped, failed);
+  }
+
+  private static void assertMissingShm(JsonNode entry) {
+    assertThat(entry.get("component").asText()).isEqualTo("aux");
+    assertThat(entry.get("reason").asText()).isEqualTo("INVALID_ADDRESS");
+    JsonNode diagnosis = entry.get("diagnosis");
+    assertThat(diagnosis.get("nativeCode").asLong()).as(diagnosis.toString()).isEqualTo(2);
+    assertThat(diagnosis.get("nativeMessage").asText()).isEqualTo("No such file or directory");
+    assertThat(diagnosis.get("remediation").asText()).contains("shared-memory name");
+    assertThat(entry.get("refusals")).isNotEmpty();
   }
 
   @Test
@@ -89,6 +172,7 @@ class AgentApiIT {
         """.formatted(address));
     assertThat(answer.statusCode()).isEqualTo(202);
     assertThat(JSON.readTree(answer.body()).get("durable").asBoolean()).isFalse();
+    assertThat(JSON.readTree(answer.body()).get("outcome").asText()).isEqualTo("registered");
     fleet.restartBroker();
     fleet.awaitEvents("the pending outcome once Kafka is back", e -> e instanceof RegionRegistered r
         && r.region().regionId().equals("aux_data-0"));

@@ -2,186 +2,31 @@ package io.kvfleet.control.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kvfleet.control.kafka.Await;
-import io.kvfleet.control.kafka.Collected;
-import io.kvfleet.control.kafka.EventPublisher;
-import io.kvfleet.control.kafka.EventTail;
-import io.kvfleet.events.ByteRange;
-import io.kvfleet.events.PeerLost;
-import io.kvfleet.events.ReasonCodes;
-import io.kvfleet.events.Topics;
-import io.kvfleet.events.TransferCompleted;
-import io.kvfleet.events.TransferOp;
-import io.kvfleet.events.TransferRequested;
-import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.state.TransferStatus;
-import io.kvfleet.events.state.TransferView;
-import java.lang.foreign.ValueLayout;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Random;
-import java.util.zip.CRC32C;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
 
 /**
- * The fleet as separate OS processes on loopback: a broker, a coordinator and two node agents
- * sharing a clustered EventBus. Buffers are registered through the agents' local API, transfers
- * are requested through Kafka, bytes are checked at the destination, and a SIGKILLed agent's
- * in-flight transfers end with PEER_LOST within its lease.
+ * The fleet of processes with the engine as installed: UCX moves the bytes when the node has it
+ * (the launcher installs it), the host backend otherwise, and the data path says which.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class FleetProcessesIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final long PAGE = 16 * 1024;
-  private static final int PAGES = 512;
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final List<AutoCloseable> OWNED = new ArrayList<>();
-  private static final Collected LOG = new Collected();
-  private static KvfleetProcess prefill;
-  private static String bootstrap;
-  private static long prefillEpoch;
-  private static long decodeEpoch;
-  private static SharedMemoryFile source;
-  private static SharedMemoryFile destination;
-  private static EventPublisher router;
-
-  @BeforeAll
-  static void startFleet() throws Exception {
-    var kafka = own(KvfleetProcess.start("kafka", "kafka"));
-    bootstrap = kafka.awaitValue("kvfleet-kafka", 180);
-    OWNED.add(EventTail.start(bootstrap, Topics.ALL, LOG::add));
-    var coordinator = own(KvfleetProcess.start("coordinator", "coordinator", "--bootstrap-servers", bootstrap));
-    prefill = own(KvfleetProcess.start("prefill", "node", "--id", "prefill-0", "--bootstrap-servers", bootstrap,
-        "--heartbeat", "500ms"));
-    var decode = own(KvfleetProcess.start("decode", "node", "--id", "decode-0", "--bootstrap-servers", bootstrap,
-        "--heartbeat", "500ms"));
-    coordinator.awaitValue("kvfleet-coordinator", 180);
-    String prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
-    String decodeApi = decode.awaitValue("kvfleet-node-api", 180);
-    long pid = ProcessHandle.current().pid();
-    source = own(new SharedMemoryFile("kvfleet-it-" + pid + "-src", PAGE * PAGES));
-    destination = own(new SharedMemoryFile("kvfleet-it-" + pid + "-dst", PAGE * PAGES));
-    for (long i = 0; i < source.memory().byteSize(); i += 8) {
-      source.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
-    }
-    prefillEpoch = register(prefillApi, source);
-    decodeEpoch = register(decodeApi, destination);
-    router = own(new EventPublisher(bootstrap, "router-it", 1, Clock.systemUTC()));
+class FleetProcessesIT extends FleetProcessesContract {
+  @Override
+  Map<String, String> environment() {
+    return Map.of();
   }
 
-  @AfterAll
-  static void stopFleet() throws Exception {
-    for (var resource : OWNED.reversed()) {
-      resource.close();
-    }
-  }
-
-  @Test
-  @Order(1)
-  void movesKvPagesBetweenProcessesAndTheDestinationBytesMatch() throws Exception {
-    List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < PAGES; i++) {
-      order.add(i);
-    }
-    Collections.shuffle(order, new Random(7));
-    List<ByteRange> ranges = new ArrayList<>();
-    for (int i = 0; i < PAGES; i++) {
-      ranges.add(new ByteRange(i * PAGE, order.get(i) * PAGE, PAGE));
-    }
-    request("t-bytes", ranges);
-    Await.until("t-bytes to end", Duration.ofSeconds(120), () -> ended("t-bytes"));
-    var view = state().transfer("t-bytes").orElseThrow();
-    assertThat(view.status()).as(view.toString()).isEqualTo(TransferStatus.COMPLETED);
-    assertThat(view.bytes()).isEqualTo(PAGE * PAGES);
-    for (int i = 0; i < PAGES; i++) {
-      var expected = source.memory().asSlice(i * PAGE, PAGE);
-      var actual = destination.memory().asSlice(order.get(i) * PAGE, PAGE);
-      assertThat(actual.mismatch(expected)).as("page " + i).isEqualTo(-1);
-    }
-    var crc = new CRC32C();
-    ranges.forEach(r -> crc.update(source.memory().asSlice(r.sourceOffset(), r.length()).asByteBuffer()));
-    var completed = (TransferCompleted) LOG.envelopes().stream().map(e -> e.data())
-        .filter(e -> e instanceof TransferCompleted c && c.transferId().equals("t-bytes")).findFirst().orElseThrow();
-    assertThat(completed.checksum()).isEqualTo(HexFormat.of().toHexDigits((int) crc.getValue()));
-  }
-
-  @Test
-  @Order(2)
-  void aKilledAgentsInFlightTransfersEndWithPeerLostWithinItsLease() throws Exception {
-    List<String> ids = new ArrayList<>();
-    long killedAt = 0;
-    for (int i = 0; i < 40; i++) {
-      if (i == 10) {
-        prefill.kill();
-        killedAt = System.currentTimeMillis();
+  @Override
+  void checkDataPath(String path, JsonNode capabilities) {
+    boolean ucx = false;
+    for (JsonNode backend : capabilities) {
+      if (backend.path("backend").asText().equals("ucx")) {
+        ucx = backend.path("available").asBoolean();
+        if (!ucx) {
+          System.out.println("FleetProcessesIT: UCX is not available on this node (" + backend.path("detail").asText()
+              + "); its bytes go the host path");
+        }
       }
-      ids.add("t-stream-" + i);
-      request("t-stream-" + i, List.of(new ByteRange(0, 0, PAGE)));
-      Thread.sleep(100);
     }
-    Await.until("every streamed transfer to end", Duration.ofSeconds(120), () -> ids.stream().allMatch(this::ended));
-    var lost = LOG.envelopes().stream().filter(e -> e.data() instanceof PeerLost p && p.nodeId().equals("prefill-0"))
-        .findFirst().orElseThrow();
-    assertThat(lost.time().toEpochMilli() - killedAt).as("ms from SIGKILL to PeerLost").isLessThan(15_000);
-    var state = state();
-    List<TransferView> views = ids.stream().map(id -> state.transfer(id).orElseThrow()).toList();
-    assertThat(views).filteredOn(v -> v.reason().equals(ReasonCodes.PEER_LOST)).as("in flight at the kill").isNotEmpty();
-    assertThat(views).allSatisfy(v -> assertThat(v.status().isTerminal()).isTrue());
-    for (String id : ids) {
-      long terminals = LOG.envelopes().stream().map(e -> e.data())
-          .filter(e -> e.subject().equals(id) && isTerminal(e)).count();
-      assertThat(terminals).as("terminal events of " + id).isEqualTo(1);
-    }
-  }
-
-  private static boolean isTerminal(io.kvfleet.events.FleetEvent e) {
-    return e instanceof TransferCompleted || e instanceof io.kvfleet.events.TransferFailed
-        || e instanceof io.kvfleet.events.TransferRejected || e instanceof io.kvfleet.events.TransferTimedOut;
-  }
-
-  private boolean ended(String id) {
-    return state().transfer(id).map(t -> t.status().isTerminal()).orElse(false);
-  }
-
-  private static FleetState state() {
-    return FleetState.fold(LOG.envelopes());
-  }
-
-  private static void request(String id, List<ByteRange> ranges) throws Exception {
-    router.publish(new TransferRequested(id, "prefill-0", prefillEpoch, "kv_data-0", "decode-0", decodeEpoch,
-        "kv_data-0", TransferOp.WRITE, ranges, System.currentTimeMillis() + 60_000, true), id).get();
-  }
-
-  /** Registers the shared-memory buffer as kv_data through the agent's API; answers the node's epoch. */
-  private static long register(String api, SharedMemoryFile memory) throws Exception {
-    String body = """
-        {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",
-          "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
-        """.formatted(memory.handle(), memory.memory().byteSize(), PAGE);
-    var answer = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    assertThat(answer.body()).contains("io.kvfleet.region.registered");
-    var node = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node")).build(), HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(node.body()).get("epoch").asLong();
-  }
-
-  private static <T extends AutoCloseable> T own(T resource) {
-    OWNED.add(resource);
-    return resource;
+    assertThat(path).as("data path").startsWith(ucx ? "ucx/" : "host/");
   }
 }

@@ -32,6 +32,11 @@ final class KvfleetProcess implements AutoCloseable {
 
   /** Starts {@code kvfleet <args>} from this module's build output. */
   static KvfleetProcess start(String name, String... args) throws IOException {
+    return start(name, java.util.Map.of(), args);
+  }
+
+  /** Starts {@code kvfleet <args>} with {@code env} added to this JVM's environment. */
+  static KvfleetProcess start(String name, java.util.Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(JVM_FLAGS);
@@ -41,6 +46,7 @@ final class KvfleetProcess implements AutoCloseable {
     command.addAll(List.of(args));
     var builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("KVFLEET_LOG", Path.of("target", "it-" + name + ".log").toAbsolutePath().toString());
+    builder.environment().putAll(env);
     return new KvfleetProcess(name, builder.start());
   }
 
@@ -69,6 +75,19 @@ final class KvfleetProcess implements AutoCloseable {
       Thread.sleep(100);
     }
     throw new AssertionError(name + " did not print " + key + " within " + seconds + " s: " + String.join("\n", lines));
+  }
+
+  /** Waits for the process to end; answers its exit code. */
+  int exitCode(long seconds) throws InterruptedException {
+    if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+      throw new AssertionError(name + " still runs after " + seconds + " s: " + String.join("\n", lines));
+    }
+    return process.exitValue();
+  }
+
+  /** What it printed so far. */
+  String console() {
+    return String.join("\n", lines);
   }
 
   /** SIGKILL: the process gets no chance to say goodbye. */

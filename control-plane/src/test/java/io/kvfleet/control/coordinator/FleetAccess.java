@@ -16,6 +16,12 @@ public final class FleetAccess implements AutoCloseable {
     return fleet.agent(nodeId).httpPort();
   }
 
+  /** Starts an agent on the native engine (every backend this machine has) with its HTTP API; answers the port. */
+  public int agentOnEngineWithApi(String nodeId) throws Exception {
+    fleet.startAgent(nodeId, 1, io.kvfleet.control.dataplane.EngineDataPlane.open(nodeId), Duration.ofSeconds(1), 0);
+    return fleet.agent(nodeId).httpPort();
+  }
+
   /** Host memory that stays valid until close; answers its address. */
   public long allocate(long bytes) {
     return fleet.memory.allocate(bytes, 4096).address();

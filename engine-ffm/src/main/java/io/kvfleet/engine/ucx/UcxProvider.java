@@ -8,7 +8,7 @@ import io.kvfleet.engine.spi.BackendProvider;
 import io.kvfleet.engine.ucx.internal.UcpLibrary;
 import java.util.Optional;
 
-/** Finds libucp; without it the UCX backend is unavailable and says why. */
+/** Finds libucp (unless {@link UcxSwitch} turns UCX off); without it the UCX backend is unavailable and says why. */
 public final class UcxProvider implements BackendProvider {
 
   @Override
@@ -23,6 +23,10 @@ public final class UcxProvider implements BackendProvider {
 
   @Override
   public BackendProbe probe(EngineConfig config) {
+    Optional<String> off = UcxSwitch.offReason();
+    if (off.isPresent()) {
+      return new BackendProbe.Unavailable(Capability.unavailable(name(), off.get()));
+    }
     Optional<String> missing = UcpLibrary.loadError();
     if (missing.isPresent()) {
       return new BackendProbe.Unavailable(Capability.unavailable(name(), missing.get()));
