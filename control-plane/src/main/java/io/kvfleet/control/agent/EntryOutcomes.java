@@ -1,7 +1,7 @@
 package io.kvfleet.control.agent;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.kvfleet.engine.RegistrationFailure;
+import io.kvfleet.control.dataplane.EngineEvents;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionRegistered;
@@ -135,11 +135,6 @@ final class EntryOutcomes {
   }
 
   private static String remediation(String reason) {
-    for (RegistrationFailure failure : RegistrationFailure.values()) {
-      if (failure.name().equals(reason)) {
-        return failure.remediation();
-      }
-    }
-    return "";
+    return EngineEvents.remediation(reason);
   }
 }

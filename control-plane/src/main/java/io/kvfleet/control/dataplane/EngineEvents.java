@@ -19,8 +19,18 @@ import java.util.List;
  * Turns the engine's outcome values into events. The engine knows nothing of events; this is the
  * one place the two vocabularies meet (reason names are the wire's reason codes).
  */
-final class EngineEvents {
+public final class EngineEvents {
   private EngineEvents() {}
+
+  /** The engine's remediation for a registration reason code; empty for a code it does not know. */
+  public static String remediation(String reason) {
+    for (RegistrationFailure failure : RegistrationFailure.values()) {
+      if (failure.name().equals(reason)) {
+        return failure.remediation();
+      }
+    }
+    return "";
+  }
 
   static BackendCapability capability(Capability c) {
     return new BackendCapability(c.backend(), c.available(), c.version(),
