@@ -24,11 +24,12 @@ final class ClusterOptions {
 
   /**
    * Checks what can be checked at once, and fails with a message rather than wait: the cluster
-   * host resolves, and Kafka answers; creates the fleet topics it lacks (replication factor 1).
+   * host resolves, and Kafka answers; creates the fleet topics it lacks (up to three copies,
+   * as many as the cluster has brokers).
    */
   void check() {
     ClusteredVertx.address(clusterHost);
-    FleetTopics.ensure(bootstrapServers, (short) 1);
+    FleetTopics.ensure(bootstrapServers);
   }
 
   Vertx joinCluster() throws Exception {
