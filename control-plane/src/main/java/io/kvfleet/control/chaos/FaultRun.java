@@ -22,6 +22,8 @@ public final class FaultRun {
   private final ChaosConfig config;
   private final List<Duration> restarts = new ArrayList<>();
   private final List<Instant> faults = new ArrayList<>();
+  /** When each restarted destination was registered again: requests after it must not wait behind the dead one. */
+  private final List<Instant> recoveredAt = new ArrayList<>();
   private Poison.Written poison = Poison.Written.NONE;
 
   private FaultRun(Scenario scenario, ChaosConfig config) {
@@ -73,6 +75,15 @@ public final class FaultRun {
         long started = System.nanoTime();
         fleet.startAgent(ChaosFleet.SOURCE);
         restarts.add(Duration.ofNanos(System.nanoTime() - started));
+        recoveredAt.add(Instant.now());
+      }
+      case DESTINATION_KILL -> {
+        fleet.agent(ChaosFleet.DESTINATION).kill();
+        Child.sleep(config.lease().multipliedBy(2));
+        long started = System.nanoTime();
+        fleet.startAgent(ChaosFleet.DESTINATION);
+        restarts.add(Duration.ofNanos(System.nanoTime() - started));
+        recoveredAt.add(Instant.now());
       }
       case AGENT_PAUSE -> {
         fleet.agent(ChaosFleet.SOURCE).pause();
@@ -102,12 +113,19 @@ public final class FaultRun {
         tally.endedOnce(), tally.unended() + poison.unended(tally), tally.endedTwiceOrMore() + poison.endedTwice(tally),
         tally.lateOutcomes(), tally.lost(acknowledged), anomalies.count(AnomalyKind.DUPLICATE),
         anomalies.count(AnomalyKind.SEQUENCE_GAP), anomalies.count(AnomalyKind.VIOLATION), tally.bytesAfterFailure(),
-        detections(tally), poison.count(), deadLettered, List.copyOf(restarts));
+        stalled(tally), detections(tally), poison.count(), deadLettered, List.copyOf(restarts),
+        tally.examples(5));
+  }
+
+  /** Requests made in the second after a restarted peer was back until the next fault that timed out. */
+  private long stalled(Tally tally) {
+    return recoveredAt.stream().mapToLong(t -> tally.timedOutBetween(t.plusSeconds(1),
+        t.plus(config.lease().multipliedBy(2)).plusSeconds(2))).sum();
   }
 
   /** For agent faults, from each fault to the first peer.lost after it. */
   private List<Duration> detections(Tally tally) {
-    if (scenario != Scenario.AGENT_KILL && scenario != Scenario.AGENT_PAUSE) {
+    if (scenario != Scenario.AGENT_KILL && scenario != Scenario.AGENT_PAUSE && scenario != Scenario.DESTINATION_KILL) {
       return List.of();
     }
     var losses = tally.peerLosses();

@@ -19,18 +19,21 @@ import java.util.List;
  * @param gaps sequence gaps of any producer
  * @param violations invariant breaks the fold found
  * @param bytesAfterFailure bytes a source reported moved after the fleet published that the transfer failed
+ * @param stalled requests made after a killed peer was back that still timed out (they waited behind the dead one)
  * @param detect from each fault to the fleet's verdict on it (agent faults: to {@code peer.lost})
  * @param poison poison records written; {@code deadLettered} of them reached the dead-letter topic
  * @param restarts how long each restarted process took to be ready
+ * @param examples a few transfers that broke the promise, with their endings
  */
 public record Figures(String scenario, long requests, long acknowledged, long refused, long endedOnce, long unended,
     long endedTwice, long lateOutcomes, long lost, long duplicates, long gaps, long violations,
-    long bytesAfterFailure, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts) {
+    long bytesAfterFailure, long stalled, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts,
+    List<String> examples) {
 
   /** Whether the promise held: one ending each, nothing lost, doubled or moved after a failure, all poison dead-lettered. */
   public boolean held() {
     return unended == 0 && endedTwice == 0 && lost == 0 && duplicates == 0 && gaps == 0 && violations == 0
-        && bytesAfterFailure == 0 && deadLettered == poison && requests > 0;
+        && bytesAfterFailure == 0 && stalled == 0 && deadLettered == poison && requests > 0;
   }
 
   /** One paragraph for a console or RELIABILITY.md. */
@@ -38,10 +41,12 @@ public record Figures(String scenario, long requests, long acknowledged, long re
     return "%s: %s%n  requests %d (acknowledged %d, refused by the router while Kafka was away %d), ended once %d,"
         .formatted(scenario, held() ? "HELD" : "BROKEN", requests, acknowledged, refused, endedOnce)
         + " unended %d, ended twice or more %d, late outcomes %d%n".formatted(unended, endedTwice, lateOutcomes)
-        + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes moved after a failure %d%n"
+        + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes moved after a failure %d,"
             .formatted(lost, duplicates, gaps, violations, bytesAfterFailure)
+        + " timed out after the peer was back %d%n".formatted(stalled)
         + "  poison %d, dead-lettered %d; time to detect %s; restart to ready %s"
-            .formatted(poison, deadLettered, range(detect), range(restarts));
+            .formatted(poison, deadLettered, range(detect), range(restarts))
+        + String.join("", examples.stream().map(e -> "\n  broken: " + e).toList());
   }
 
   private static String range(List<Duration> durations) {

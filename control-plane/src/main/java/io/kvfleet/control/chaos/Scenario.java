@@ -12,6 +12,8 @@ public enum Scenario {
   COORDINATOR_GROUP(1, 2, "coordinator kill -9 (group of 2)"),
   /** SIGKILL the source agent mid-stream, then start it again (a new epoch). */
   AGENT_KILL(1, 1, "agent kill -9 mid-stream"),
+  /** SIGKILL the destination agent mid-stream, then start it again: the source's queue must keep moving. */
+  DESTINATION_KILL(1, 1, "destination agent kill -9 mid-stream"),
   /** SIGSTOP the source agent past its lease, then SIGCONT. */
   AGENT_PAUSE(1, 1, "agent SIGSTOP past its lease, then SIGCONT"),
   /** Poison records of every kind into both topics, a coordinator restart between. */

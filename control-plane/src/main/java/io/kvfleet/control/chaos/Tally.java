@@ -20,27 +20,39 @@ import java.util.Set;
  * not a second ending), and no bytes moved after a failure was published.
  */
 final class Tally {
-  private record Ending(String producer, Instant time, boolean completed, long bytes) {}
+  private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut) {}
 
   private final Map<String, String> sources = new HashMap<>();
+  private final Map<String, Instant> requestedAt = new HashMap<>();
   private final Map<String, List<Ending>> endings = new HashMap<>();
   private final List<Instant> peerLosses = new ArrayList<>();
 
   void add(Envelope envelope) {
     switch (envelope.data()) {
-      case TransferRequested r -> sources.putIfAbsent(r.transferId(), r.sourceNode());
-      case TransferCompleted c -> end(c.transferId(), envelope, true, c.bytes());
-      case TransferFailed f -> end(f.transferId(), envelope, false, 0);
-      case TransferRejected r -> end(r.transferId(), envelope, false, 0);
-      case TransferTimedOut t -> end(t.transferId(), envelope, false, 0);
+      case TransferRequested r -> {
+        sources.putIfAbsent(r.transferId(), r.sourceNode());
+        requestedAt.putIfAbsent(r.transferId(), envelope.time());
+      }
+      case TransferCompleted c -> end(c.transferId(), envelope, true, c.bytes(), false);
+      case TransferFailed f -> end(f.transferId(), envelope, false, 0, false);
+      case TransferRejected r -> end(r.transferId(), envelope, false, 0, false);
+      case TransferTimedOut t -> end(t.transferId(), envelope, false, 0, true);
       case PeerLost l -> peerLosses.add(envelope.time());
       default -> { } // joins, heartbeats, registrations, dispatches: no ending
     }
   }
 
-  private void end(String transferId, Envelope envelope, boolean completed, long bytes) {
+  private void end(String transferId, Envelope envelope, boolean completed, long bytes, boolean timedOut) {
     endings.computeIfAbsent(transferId, id -> new ArrayList<>())
-        .add(new Ending(envelope.producer(), envelope.time(), completed, bytes));
+        .add(new Ending(envelope.producer(), envelope.time(), completed, bytes, timedOut));
+  }
+
+  /** Requests made between {@code from} and {@code to} whose first ending was a time-out: work that waited behind something. */
+  long timedOutBetween(Instant from, Instant to) {
+    return requestedAt.entrySet().stream()
+        .filter(e -> e.getValue().isAfter(from) && e.getValue().isBefore(to))
+        .filter(e -> !list(e.getKey()).isEmpty() && list(e.getKey()).getFirst().timedOut())
+        .count();
   }
 
   int requests() {
@@ -79,6 +91,15 @@ final class Tally {
       }
     }
     return bytes;
+  }
+
+  /** Up to {@code limit} transfers without exactly one ending, each with its endings, for a postmortem. */
+  List<String> examples(int limit) {
+    return sources.keySet().stream().filter(id -> fleetEndings(id) != 1).sorted().limit(limit)
+        .map(id -> id + ": " + (list(id).isEmpty() ? "no ending" : String.join(", ", list(id).stream()
+            .map(e -> (e.completed() ? "completed" : e.timedOut() ? "timed out" : "failed/rejected")
+                + " by " + e.producer() + " at " + e.time()).toList())))
+        .toList();
   }
 
   /** When peers were declared lost, in log order. */
