@@ -31,7 +31,8 @@ final class ClusterOptions {
 
   /**
    * Checks what can be checked at once, and fails with a message rather than wait: the cluster
-   * host resolves, and Kafka answers; creates the fleet topics it lacks (replication factor 1).
+   * host resolves, and Kafka answers; creates the fleet topics it lacks (up to three copies,
+   * as many as the cluster has brokers).
    */
   void check() {
     if (clusterPort < 1 || clusterPort > 65535 - ClusteredVertx.PORT_COUNT) {
@@ -39,7 +40,7 @@ final class ClusterOptions {
     }
     ClusteredVertx.address(clusterHost);
     ClusterMembers.expand(members);
-    FleetTopics.ensure(bootstrapServers, (short) 1);
+    FleetTopics.ensure(bootstrapServers);
   }
 
   Vertx joinCluster() throws Exception {

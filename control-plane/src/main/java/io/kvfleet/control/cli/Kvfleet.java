@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     version = "kvfleet 0.1.0",
     description = "Control plane for moving KV cache and model state across an LLM inference fleet.",
     subcommands = {DemoCommand.class, TailCommand.class, KafkaCommand.class, CoordinatorCommand.class,
-        NodeCommand.class, BenchCommand.class,
+        NodeCommand.class, BenchCommand.class, ChaosCommand.class,
         ExportCommand.class, ReplayCommand.class, ExplainCommand.class, CommandLine.HelpCommand.class})
 public final class Kvfleet implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -21,35 +21,35 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
 /**
- * A real single-node Kafka broker (KRaft, combined broker and controller) running in this JVM,
- * started from the Maven artifacts. Internal topics use replication factor 1. The same class
- * serves the demo, {@code kvfleet kafka} and the integration tests.
+ * A real Kafka broker (KRaft, combined broker and controller) running in this JVM, started from the
+ * Maven artifacts: a single-node broker, or one member of a local {@link KraftQuorum} of several
+ * (each in its own process, as {@code kvfleet kafka --node-id N --controller-quorum ...}). Internal
+ * topics get the quorum's replication factor (1 alone, up to 3 in a cluster). The same class serves
+ * the demo, {@code kvfleet kafka} and the integration tests.
  */
 public final class EmbeddedKafka implements AutoCloseable {
-  private static final int NODE_ID = 1;
   /** The data folders brokers of this JVM run on. */
   private static final Set<Path> IN_THIS_JVM = ConcurrentHashMap.newKeySet();
 
   private final Path dataDir;
   private final boolean deleteOnClose;
   private final int brokerPort;
-  private final int controllerPort;
+  private final KraftQuorum quorum;
   private final boolean portChosen;
   private KafkaRaftServer server;
   /** Held while this broker owns {@link #dataDir}: a second broker on it would wreck the first. */
   private FileChannel lock;
 
-  private EmbeddedKafka(Path dataDir, boolean deleteOnClose, int brokerPort, int controllerPort, boolean portChosen) {
+  private EmbeddedKafka(Path dataDir, boolean deleteOnClose, int brokerPort, KraftQuorum quorum, boolean portChosen) {
     this.dataDir = dataDir;
     this.deleteOnClose = deleteOnClose;
     this.brokerPort = brokerPort;
-    this.controllerPort = controllerPort;
+    this.quorum = quorum;
     this.portChosen = portChosen;
   }
 
@@ -68,7 +68,23 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port the client port, or 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, boolean deleteOnClose, int port) {
-    var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port, freePort(), port != 0);
+    return start(new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port,
+        KraftQuorum.single(freePort()), port != 0));
+  }
+
+  /**
+   * Starts this process's member of {@code quorum}, with its data in {@code dataDir} (formatted on
+   * first use with the quorum's cluster id, reused after) and clients on {@code port}.
+   */
+  public static EmbeddedKafka startMember(Path dataDir, int port, KraftQuorum quorum) {
+    if (port == quorum.self().port()) {
+      throw KvfleetException.badInput("the client port " + port + " is node " + quorum.nodeId()
+          + "'s controller port in the quorum: choose another --port");
+    }
+    return start(new EmbeddedKafka(dataDir, false, port, quorum, true));
+  }
+
+  private static EmbeddedKafka start(EmbeddedKafka kafka) {
     kafka.lockDataDir();
     try {
       kafka.startServer();
@@ -81,7 +97,16 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /** The {@code bootstrap.servers} value clients use. */
   public String bootstrapServers() {
-    return "127.0.0.1:" + brokerPort;
+    return host() + ":" + brokerPort;
+  }
+
+  /** The quorum this broker is a member of (a quorum of one when it runs alone). */
+  public KraftQuorum quorum() {
+    return quorum;
+  }
+
+  private String host() {
+    return quorum.self().host();
   }
 
   /** Where the broker keeps its log. */
@@ -171,21 +196,26 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private Map<String, String> brokerProperties() {
     var props = new HashMap<String, String>();
+    String host = host();
+    String replicas = Short.toString(quorum.replicationFactor());
+    String minIsr = Integer.toString(quorum.minInSyncReplicas());
     props.put("process.roles", "broker,controller");
-    props.put("node.id", Integer.toString(NODE_ID));
-    props.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
-    props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+    props.put("node.id", Integer.toString(quorum.nodeId()));
+    props.put("controller.quorum.voters", quorum.votersText());
+    props.put("listeners", "PLAINTEXT://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + quorum.self().port());
+    props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
     props.put("controller.listener.names", "CONTROLLER");
     props.put("inter.broker.listener.name", "PLAINTEXT");
     props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
     props.put("log.dirs", logDir().toString());
-    props.put("offsets.topic.replication.factor", "1");
+    props.put("offsets.topic.replication.factor", replicas);
     props.put("offsets.topic.num.partitions", "3");
-    props.put("transaction.state.log.replication.factor", "1");
-    props.put("transaction.state.log.min.isr", "1");
-    props.put("share.coordinator.state.topic.replication.factor", "1");
-    props.put("share.coordinator.state.topic.min.isr", "1");
+    props.put("transaction.state.log.replication.factor", replicas);
+    props.put("transaction.state.log.min.isr", minIsr);
+    props.put("share.coordinator.state.topic.replication.factor", replicas);
+    props.put("share.coordinator.state.topic.min.isr", minIsr);
+    props.put("default.replication.factor", replicas);
+    props.put("min.insync.replicas", minIsr);
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("num.partitions", "3");
     props.put("auto.create.topics.enable", "false");
@@ -199,8 +229,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     try {
       new Formatter()
           .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-          .setNodeId(NODE_ID)
-          .setClusterId(Uuid.randomUuid().toString())
+          .setNodeId(quorum.nodeId())
+          .setClusterId(quorum.clusterId())
           .setDirectories(Set.of(logDir().toString()))
           .setMetadataLogDirectory(logDir().toString())
           .setControllerListenerName("CONTROLLER")

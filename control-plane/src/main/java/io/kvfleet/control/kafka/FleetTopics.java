@@ -2,6 +2,7 @@ package io.kvfleet.control.kafka;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.Topics;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates the fleet topics on a broker (idempotently). */
@@ -20,18 +22,33 @@ public final class FleetTopics {
 
   private FleetTopics() {}
 
+  /**
+   * Creates every fleet topic that does not exist yet with as many copies as the cluster allows,
+   * up to three: one on a single broker, three on a cluster of three or more.
+   */
+  public static void ensure(String bootstrapServers) {
+    int[] brokers = new int[1];
+    withAdmin(bootstrapServers, admin -> brokers[0] = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size());
+    ensure(bootstrapServers, (short) Math.clamp(brokers[0], 1, 3));
+  }
+
   /** Creates every fleet topic that does not exist yet, with the given replication factor. */
   public static void ensure(String bootstrapServers, short replicationFactor) {
     ensure(bootstrapServers, replicationFactor, Topics.ALL);
   }
 
-  /** Creates those of {@code topics} that do not exist yet, with {@link #PARTITIONS} partitions each. */
+  /**
+   * Creates those of {@code topics} that do not exist yet, with {@link #PARTITIONS} partitions each
+   * and {@code min.insync.replicas} one less than the copies (so with three copies, one broker may be
+   * down and every acknowledged event is still on two).
+   */
   public static void ensure(String bootstrapServers, short replicationFactor, List<String> topics) {
+    var config = Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInSync(replicationFactor)));
     withAdmin(bootstrapServers, admin -> {
       var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = topics.stream()
           .filter(t -> !existing.contains(t))
-          .map(t -> new NewTopic(t, PARTITIONS, replicationFactor))
+          .map(t -> new NewTopic(t, PARTITIONS, replicationFactor).configs(config))
           .toList();
       if (!missing.isEmpty()) {
         try {
@@ -42,6 +59,31 @@ public final class FleetTopics {
           }
         }
       }
+    });
+  }
+
+  /** {@code min.insync.replicas} for a topic with {@code replicationFactor} copies. */
+  static int minInSync(short replicationFactor) {
+    return Math.max(1, replicationFactor - 1);
+  }
+
+  /**
+   * Waits up to {@code timeout} until {@code brokers} brokers have registered with the cluster (a
+   * topic with that many copies cannot be created before), and fails with the count it saw.
+   */
+  public static void awaitBrokers(String bootstrapServers, int brokers, Duration timeout) {
+    long end = System.nanoTime() + timeout.toNanos();
+    withAdmin(bootstrapServers, admin -> {
+      int seen = 0;
+      while (System.nanoTime() < end) {
+        seen = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size();
+        if (seen >= brokers) {
+          return;
+        }
+        Thread.sleep(250);
+      }
+      throw KvfleetException.badInput("only " + seen + " of " + brokers + " brokers joined the cluster at "
+          + bootstrapServers + " within " + timeout.toSeconds() + " s: start the others");
     });
   }
 

@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
-/** Cluster ports for a test fleet: a base whose {@link ClusteredVertx#PORT_COUNT} ports are free now. */
-final class FreePorts {
+/** Cluster ports for a fleet of its own on one machine (tests, the fault suite): a base whose {@link ClusteredVertx#PORT_COUNT} ports are free now. */
+public final class FreePorts {
   private FreePorts() {}
 
   /** The first of {@link ClusteredVertx#PORT_COUNT} consecutive ports free on loopback. */
-  static int clusterBase() throws IOException {
+  public static int clusterBase() throws IOException {
     for (int attempt = 0; attempt < 100; attempt++) {
       int base;
       try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -23,7 +23,7 @@ final class FreePorts {
   }
 
   /** {@code host:first-last} for a fleet whose members bind from {@code base}. */
-  static String members(int base) {
+  public static String members(int base) {
     return "127.0.0.1:" + base + "-" + (base + ClusteredVertx.PORT_COUNT - 1);
   }
 

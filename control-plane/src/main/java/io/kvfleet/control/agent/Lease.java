@@ -1,0 +1,65 @@
+package io.kvfleet.control.agent;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * What an agent can prove of its own lease: a heartbeat promises the fleet a lease from when it
+ * was sent, and the fleet judges a node lost no earlier than a lease after the last heartbeat it
+ * read, which it cannot read before it was sent. So once Kafka has acknowledged a heartbeat sent
+ * at {@code s} (on this process's monotonic clock), the agent knows that no one may have declared
+ * it lost before {@code s + lease}. It starts work only while that moment is at least a margin
+ * away (one heartbeat period: the time a page transfer may take), and an agent that lets its proof
+ * lapse must treat its epoch as dead. This rests on one clock assumption only: that the fleet's
+ * clocks run at the same rate (no clock sync is needed, as the proof starts from the agent's own
+ * send time, never a timestamp compared across machines).
+ *
+ * <p>Thread-safe: heartbeats are acknowledged on Kafka's thread, checked on transfer workers.
+ */
+public final class Lease {
+  private final long leaseNanos;
+  private final long marginNanos;
+  private final LongSupplier nanoTime;
+  /** Until when (monotonic nanos) the lease is proven, margin included; MIN_VALUE while nothing is. */
+  private volatile long provenUntil = Long.MIN_VALUE;
+
+  /** A lease of {@code lease} renewed by heartbeats every {@code heartbeat}, on the JVM's monotonic clock. */
+  public Lease(Duration lease, Duration heartbeat) {
+    this(lease, heartbeat, System::nanoTime);
+  }
+
+  Lease(Duration lease, Duration heartbeat, LongSupplier nanoTime) {
+    if (heartbeat.compareTo(lease) >= 0) {
+      throw new IllegalArgumentException("the heartbeat " + heartbeat + " must be shorter than the lease " + lease);
+    }
+    this.leaseNanos = lease.toNanos();
+    this.marginNanos = heartbeat.toNanos();
+    this.nanoTime = nanoTime;
+  }
+
+  /** The monotonic time to stamp a heartbeat with as it is handed to Kafka. */
+  public long now() {
+    return nanoTime.getAsLong();
+  }
+
+  /** Kafka acknowledged the heartbeat stamped {@code sentAt}: the lease is proven from then on. */
+  public synchronized void acknowledged(long sentAt) {
+    provenUntil = Math.max(provenUntil, sentAt + leaseNanos - marginNanos);
+  }
+
+  /** Whether the agent may start work now. */
+  public boolean current() {
+    return nanoTime.getAsLong() < provenUntil;
+  }
+
+  /** Whether a lease was proven once and has lapsed since: the fleet may have declared this epoch lost. */
+  public boolean lapsed() {
+    return provenUntil != Long.MIN_VALUE && !current();
+  }
+
+  /** How long ago the proof ran out, for a message; zero while it holds. */
+  public Duration lapsedFor() {
+    long over = nanoTime.getAsLong() - provenUntil;
+    return provenUntil == Long.MIN_VALUE || over <= 0 ? Duration.ZERO : Duration.ofNanos(over);
+  }
+}

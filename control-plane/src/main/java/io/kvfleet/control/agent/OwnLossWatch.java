@@ -1,0 +1,63 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Reads the node topic's partition that holds this node's events (its key, murmur2 like every
+ * kvfleet producer) from the moment the agent joined, and calls back when the fleet declares an
+ * epoch of this node lost: the log is the authority, so an agent that reads its own loss stops
+ * and rejoins whatever its own lease says. Runs on the agent's event loop.
+ */
+final class OwnLossWatch {
+  private final KafkaConsumer<String, Decoded> consumer;
+  private final String nodeId;
+
+  private OwnLossWatch(KafkaConsumer<String, Decoded> consumer, String nodeId) {
+    this.consumer = consumer;
+    this.nodeId = nodeId;
+  }
+
+  /** Starts reading from the partition's end; {@code lost} gets the epoch of each loss of this node it reads. */
+  static Future<OwnLossWatch> start(Vertx vertx, String bootstrapServers, String nodeId, Consumer<Long> lost) {
+    var consumer = KafkaConsumer.create(vertx, Map.of("bootstrap.servers", bootstrapServers,
+        "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
+        "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer());
+    var watch = new OwnLossWatch(consumer, nodeId);
+    consumer.handler(record -> {
+      if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
+          && l.nodeId().equals(nodeId)) {
+        lost.accept(l.epoch());
+      }
+    });
+    return consumer.partitionsFor(Topics.NODES)
+        .map(infos -> new TopicPartition(Topics.NODES, partition(nodeId, infos.size())))
+        .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp))))
+        .map(watch);
+  }
+
+  /** The partition Kafka's default partitioner gives a record keyed {@code key}. */
+  static int partition(String key, int partitions) {
+    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+  }
+
+  Future<Void> close() {
+    return consumer.close();
+  }
+
+  String nodeId() {
+    return nodeId;
+  }
+}

@@ -1,0 +1,253 @@
+package io.kvfleet.control.chaos;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.cluster.FreePorts;
+import io.kvfleet.control.kafka.KraftQuorum;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * The fleet under test, every piece its own OS process on loopback: one broker or a KRaft cluster of
+ * three, one coordinator or a group of two, and two node agents ({@link #SOURCE}, {@link #DESTINATION})
+ * whose KV buffers are POSIX shared memory registered through their local API. Each piece can be
+ * killed, paused and started again on the same data and ports.
+ */
+final class ChaosFleet implements AutoCloseable {
+  static final String SOURCE = "prefill-0";
+  static final String DESTINATION = "decode-0";
+  static final long PAGE = 16 * 1024;
+  static final int PAGES = 64;
+  private static final Duration START = Duration.ofSeconds(180);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ChaosConfig config;
+  private final List<List<String>> brokerArgs = new ArrayList<>();
+  private final List<Child> brokers = new ArrayList<>();
+  private final List<Child> coordinators = new ArrayList<>();
+  private final Map<String, Child> agents = new ConcurrentHashMap<>();
+  private final Map<String, Long> epochs = new ConcurrentHashMap<>();
+  private final Map<String, String> apis = new ConcurrentHashMap<>();
+  private final Map<String, SharedBuffer> buffers = new ConcurrentHashMap<>();
+  private final String bootstrap;
+  private final String members;
+  private final int clusterPort;
+  private final boolean group;
+
+  private ChaosFleet(ChaosConfig config, int brokerCount, int coordinatorCount) {
+    this.config = config;
+    this.group = coordinatorCount > 1;
+    int[] clientPorts = IntStream.range(0, brokerCount).map(i -> freePort()).toArray();
+    this.bootstrap = String.join(",", IntStream.of(clientPorts).mapToObj(p -> "127.0.0.1:" + p).toList());
+    try {
+      this.clusterPort = FreePorts.clusterBase();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.members = FreePorts.members(clusterPort);
+    String voters = String.join(",", IntStream.rangeClosed(1, brokerCount)
+        .mapToObj(id -> id + "@127.0.0.1:" + freePort()).toList());
+    for (int i = 0; i < brokerCount; i++) {
+      var args = new ArrayList<>(List.of("kafka", "--port", Integer.toString(clientPorts[i]),
+          "--data-dir", config.workDir().resolve("broker-" + (i + 1)).toString()));
+      if (brokerCount > 1) {
+        args.addAll(List.of("--node-id", Integer.toString(i + 1), "--controller-quorum", voters));
+      }
+      brokerArgs.add(List.copyOf(args));
+    }
+  }
+
+  /** Starts {@code brokerCount} brokers, {@code coordinatorCount} coordinators and the two agents, and waits until all are ready. */
+  static ChaosFleet start(ChaosConfig config, int brokerCount, int coordinatorCount) {
+    var fleet = new ChaosFleet(config, brokerCount, coordinatorCount);
+    try {
+      Files.createDirectories(config.workDir());
+      for (int i = 0; i < brokerCount; i++) {
+        fleet.brokers.add(fleet.startBroker(i));
+      }
+      fleet.brokers.forEach(b -> b.awaitValue("kvfleet-kafka", START));
+      for (int i = 0; i < coordinatorCount; i++) {
+        fleet.coordinators.add(fleet.startCoordinator(i));
+      }
+      fleet.coordinators.forEach(c -> c.awaitValue("kvfleet-coordinator", START));
+      for (String node : List.of(SOURCE, DESTINATION)) {
+        fleet.buffers.put(node, new SharedBuffer(config.clusterName() + "-" + node, PAGE * PAGES));
+        fleet.startAgent(node);
+      }
+      return fleet;
+    } catch (RuntimeException | IOException e) {
+      fleet.close();
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+  }
+
+  String bootstrap() {
+    return bootstrap;
+  }
+
+  int brokerCount() {
+    return brokers.size();
+  }
+
+  int coordinatorCount() {
+    return coordinators.size();
+  }
+
+  /** The current epoch of an agent (it changes when the agent starts again). */
+  long epoch(String node) {
+    return epochs.get(node);
+  }
+
+  private Child startBroker(int i) {
+    return Child.start("broker-" + (i + 1), config.classpath(), config.workDir(), brokerArgs.get(i));
+  }
+
+  /** SIGKILL broker {@code i}, then start it again on the same folder and ports; answers how long it took to be ready. */
+  Duration restartBroker(int i, Duration down) {
+    brokers.get(i).kill();
+    Child.sleep(down);
+    long started = System.nanoTime();
+    var broker = startBroker(i);
+    brokers.set(i, broker);
+    broker.awaitValue("kvfleet-kafka", START);
+    return Duration.ofNanos(System.nanoTime() - started);
+  }
+
+  /** The index of the broker that is the active KRaft controller. */
+  int controller() {
+    try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
+      return admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId() - 1;
+    } catch (Exception e) {
+      throw KvfleetException.kafkaUnreachable(bootstrap, e);
+    }
+  }
+
+  private Child startCoordinator(int i) {
+    var args = new ArrayList<>(List.of("coordinator", "--id", "coordinator-" + i, "--bootstrap-servers", bootstrap,
+        "--cluster-name", config.clusterName(), "--cluster-port", Integer.toString(clusterPort),
+        "--cluster-members", members));
+    if (group) {
+      args.addAll(List.of("--group", config.clusterName() + "-coordinators"));
+    }
+    return Child.start("coordinator-" + i, config.classpath(), config.workDir(), args);
+  }
+
+  /** SIGKILL coordinator {@code i}, then start it again; answers how long it took to be ready. */
+  Duration restartCoordinator(int i, Duration down) {
+    coordinators.get(i).kill();
+    Child.sleep(down);
+    long started = System.nanoTime();
+    var coordinator = startCoordinator(i);
+    coordinators.set(i, coordinator);
+    coordinator.awaitValue("kvfleet-coordinator", START);
+    return Duration.ofNanos(System.nanoTime() - started);
+  }
+
+  /** Starts (or starts again) an agent, registers its buffer through its API and learns its new epoch. */
+  void startAgent(String node) {
+    var agent = Child.start(node, config.classpath(), config.workDir(), List.of("node", "--id", node,
+        "--bootstrap-servers", bootstrap, "--cluster-name", config.clusterName(), "--cluster-port",
+        Integer.toString(clusterPort), "--cluster-members", members,
+        "--heartbeat", config.heartbeat().toMillis() + "ms"));
+    agents.put(node, agent);
+    String api = agent.awaitValue("kvfleet-node-api", START);
+    apis.put(node, api);
+    register(api, buffers.get(node));
+    epochs.put(node, nodeEpoch(api));
+  }
+
+  /**
+   * Waits until the agent at {@code node} answers with an epoch other than the one it was started
+   * with (a fenced agent rejoins by itself) and learns it; answers how long that took, or nothing
+   * if it did not within {@code timeout}.
+   */
+  java.util.Optional<Duration> awaitNewEpoch(String node, Duration timeout) {
+    long started = System.nanoTime();
+    long before = epochs.get(node);
+    while (System.nanoTime() - started < timeout.toNanos()) {
+      try {
+        long now = nodeEpoch(apis.get(node));
+        if (now != before) {
+          epochs.put(node, now);
+          return java.util.Optional.of(Duration.ofNanos(System.nanoTime() - started));
+        }
+      } catch (UncheckedIOException e) {
+        // not answering yet
+      }
+      Child.sleep(Duration.ofMillis(200));
+    }
+    return java.util.Optional.empty();
+  }
+
+  Child agent(String node) {
+    return agents.get(node);
+  }
+
+  private static void register(String api, SharedBuffer buffer) {
+    String body = """
+        {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",
+          "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
+        """.formatted(buffer.handle(), PAGE * PAGES, PAGE);
+    var answer = send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    if (answer.statusCode() != 200) {
+      throw KvfleetException.badInput("registering " + buffer.handle() + " at " + api + " answered "
+          + answer.statusCode() + ": " + answer.body());
+    }
+  }
+
+  private static long nodeEpoch(String api) {
+    var node = send(HttpRequest.newBuilder(URI.create(api + "/v1/node")).build());
+    try {
+      return JSON.readTree(node.body()).get("epoch").asLong();
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable answer from " + api + "/v1/node: " + node.body(), e);
+    }
+  }
+
+  private static HttpResponse<String> send(HttpRequest request) {
+    try {
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("no answer from " + request.uri(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw KvfleetException.badInput("interrupted");
+    }
+  }
+
+  private static int freePort() {
+    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on the loopback interface", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    agents.values().forEach(Child::close);
+    coordinators.forEach(Child::close);
+    brokers.forEach(Child::close);
+    buffers.values().forEach(SharedBuffer::close);
+  }
+}

@@ -1,0 +1,60 @@
+package io.kvfleet.control.chaos;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What one fault run found, read back from the log after it drained.
+ *
+ * @param scenario what was done, e.g. {@code broker kill -9 x5 (3 brokers)}
+ * @param requests transfer requests in the log
+ * @param acknowledged requests Kafka acknowledged to the router
+ * @param refused requests the router's buffer refused while Kafka was away (never sent)
+ * @param endedOnce requests with exactly one ending from the fleet's side
+ * @param unended requests with none
+ * @param endedTwice requests with two or more
+ * @param lateOutcomes agent reports after a coordinator's verdict (the first ending is kept)
+ * @param lost acknowledged requests missing from the log
+ * @param duplicates events the log holds twice (redeliveries)
+ * @param gaps sequence gaps of any producer
+ * @param violations invariant breaks the fold found
+ * @param bytesAfterFailure bytes a source reported moved after the fleet published that the transfer failed
+ * @param stalled requests made after a killed peer was back that still timed out (they waited behind the dead one)
+ * @param detect from each fault to the fleet's verdict on it (agent faults: to {@code peer.lost})
+ * @param poison poison records written; {@code deadLettered} of them reached the dead-letter topic
+ * @param restarts how long each restarted process took to be ready
+ * @param examples a few transfers that broke the promise, with their endings
+ */
+public record Figures(String scenario, long requests, long acknowledged, long refused, long endedOnce, long unended,
+    long endedTwice, long lateOutcomes, long lost, long duplicates, long gaps, long violations,
+    long bytesAfterFailure, long stalled, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts,
+    List<String> examples) {
+
+  /** Whether the promise held: one ending each, nothing lost, doubled or moved after a failure, all poison dead-lettered. */
+  public boolean held() {
+    return unended == 0 && endedTwice == 0 && lost == 0 && duplicates == 0 && gaps == 0 && violations == 0
+        && bytesAfterFailure == 0 && stalled == 0 && deadLettered == poison && requests > 0;
+  }
+
+  /** One paragraph for a console or RELIABILITY.md. */
+  public String describe() {
+    return "%s: %s%n  requests %d (acknowledged %d, refused by the router while Kafka was away %d), ended once %d,"
+        .formatted(scenario, held() ? "HELD" : "BROKEN", requests, acknowledged, refused, endedOnce)
+        + " unended %d, ended twice or more %d, late outcomes %d%n".formatted(unended, endedTwice, lateOutcomes)
+        + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes moved after a failure %d,"
+            .formatted(lost, duplicates, gaps, violations, bytesAfterFailure)
+        + " timed out after the peer was back %d%n".formatted(stalled)
+        + "  poison %d, dead-lettered %d; time to detect %s; restart to ready %s"
+            .formatted(poison, deadLettered, range(detect), range(restarts))
+        + String.join("", examples.stream().map(e -> "\n  broken: " + e).toList());
+  }
+
+  private static String range(List<Duration> durations) {
+    if (durations.isEmpty()) {
+      return "-";
+    }
+    long min = durations.stream().mapToLong(Duration::toMillis).min().orElseThrow();
+    long max = durations.stream().mapToLong(Duration::toMillis).max().orElseThrow();
+    return "%.1f-%.1f s (%d)".formatted(min / 1000.0, max / 1000.0, durations.size());
+  }
+}

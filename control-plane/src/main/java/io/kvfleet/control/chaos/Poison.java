@@ -1,0 +1,132 @@
+package io.kvfleet.control.chaos;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.PeerHeartbeat;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.codec.EventCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Poison records of every kind, written by an outside producer the way a broken or hostile client
+ * would: tombstones, bytes that are not JSON, an event on the wrong topic, unknown types, a request
+ * at a future schema version and one with an empty range (those two name a transfer id, so each
+ * must still end exactly once).
+ */
+final class Poison {
+  /** The dead-letter topic every consumer copies what it cannot fold to. */
+  static final String DEAD_LETTER = "kvfleet.deadletter";
+
+  /** What was written: where each poison record landed, and the requests among them that must end. */
+  record Written(List<String> positions, List<String> requests) {
+    static final Written NONE = new Written(List.of(), List.of());
+
+    Written plus(Written more) {
+      var p = new ArrayList<>(positions);
+      p.addAll(more.positions);
+      var r = new ArrayList<>(requests);
+      r.addAll(more.requests);
+      return new Written(p, r);
+    }
+
+    int count() {
+      return positions.size();
+    }
+
+    long unended(Tally tally) {
+      return requests.stream().filter(id -> tally.endings(id) == 0).count();
+    }
+
+    long endedTwice(Tally tally) {
+      return requests.stream().filter(id -> tally.endings(id) > 1).count();
+    }
+  }
+
+  private Poison() {}
+
+  /** Writes one of each kind (round {@code round}), keyed by {@code node}; answers what landed where. */
+  static Written write(String bootstrap, String node, int round) {
+    String future = "poison-" + round + "-future";
+    String empty = "poison-" + round + "-empty";
+    var heartbeat = new EventCodec().encode(Envelope.of("poison", 1, round + 1L, Instant.now(), "",
+        new PeerHeartbeat(node, 1, 3000)));
+    var records = List.of(
+        record(Topics.TRANSFERS, node, null),
+        record(Topics.NODES, node, null),
+        record(Topics.TRANSFERS, node, "\u0000not json at all"),
+        record(Topics.NODES, node, "{\"specversion\": \"1.0\", \"truncated"),
+        new ProducerRecord<>(Topics.TRANSFERS, node.getBytes(StandardCharsets.UTF_8), heartbeat),
+        record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.teleported", 1, "poison-" + round + "-unknown",
+            "{\"transferId\": \"poison-" + round + "-unknown\", \"sourceNode\": \"" + node + "\"}")),
+        record(Topics.NODES, node, document("io.kvfleet.peer.hibernated", 1, node, "{\"nodeId\": \"" + node + "\"}")),
+        record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.requested", 99, future,
+            "{\"transferId\": \"" + future + "\", \"sourceNode\": \"" + node + "\", \"teleport\": true}")));
+    var positions = new ArrayList<String>();
+    try (var producer = producer(bootstrap)) {
+      for (var r : records) {
+        var meta = producer.send(r).get(60, TimeUnit.SECONDS);
+        positions.add(meta.topic() + "-" + meta.partition() + "@" + meta.offset());
+      }
+      producer.send(record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.requested", 1, empty, """
+          {"transferId": "%s", "sourceNode": "%s", "sourceEpoch": 1, "sourceRegion": "kv_data-0",
+           "destinationNode": "decode-0", "destinationEpoch": 1, "destinationRegion": "kv_data-0", "op": "WRITE",
+           "ranges": [{"sourceOffset": 0, "destinationOffset": 0, "length": 0}],
+           "deadlineMillis": %d, "checksum": false}""".formatted(empty, node, System.currentTimeMillis() + 5000))))
+          .get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot write poison records to " + bootstrap, e);
+    }
+    return new Written(positions, List.of(future, empty));
+  }
+
+  /** How many of {@code written}'s records the dead-letter topic holds (each origin counted once). */
+  static long deadLettered(String bootstrap, Written written) {
+    Set<String> found = new HashSet<>();
+    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var partitions = consumer.partitionsFor(DEAD_LETTER, Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      var ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
+        consumer.poll(Duration.ofMillis(500)).forEach(r -> found.add(DeadLetterOrigin.of(r)));
+      }
+    }
+    return written.positions().stream().filter(found::contains).count();
+  }
+
+  private static ProducerRecord<byte[], byte[]> record(String topic, String key, String value) {
+    return new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
+        value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String document(String type, int version, String subject, String data) {
+    return """
+        {"specversion": "1.0", "id": "%s", "source": "/kvfleet/poison", "type": "%s", "subject": "%s",
+         "time": "%s", "datacontenttype": "application/json", "producer": "poison", "epoch": "1",
+         "sequence": "1", "schemaversion": %d, "data": %s}""".formatted(java.util.UUID.randomUUID(), type, subject,
+        Instant.now(), version, data);
+  }
+
+  private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+    return new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+  }
+}

@@ -1,0 +1,59 @@
+package io.kvfleet.control.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class LeaseTest {
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final Lease lease = new Lease(Duration.ofSeconds(3), Duration.ofSeconds(1), clock::get);
+
+  private void advance(Duration d) {
+    clock.addAndGet(d.toNanos());
+  }
+
+  @Test
+  void provesNothingBeforeAHeartbeatIsAcknowledged() {
+    long sent = lease.now();
+    assertThat(lease.current()).isFalse();
+    assertThat(lease.lapsed()).isFalse();
+    advance(Duration.ofMillis(40));
+    lease.acknowledged(sent);
+    assertThat(lease.current()).isTrue();
+  }
+
+  @Test
+  void holdsFromTheSendTimeForTheLeaseLessOneHeartbeat() {
+    long sent = lease.now();
+    advance(Duration.ofMillis(1500)); // a slow acknowledgement does not lengthen the proof
+    lease.acknowledged(sent);
+    advance(Duration.ofMillis(499));
+    assertThat(lease.current()).isTrue();
+    advance(Duration.ofMillis(1));
+    assertThat(lease.current()).isFalse();
+    assertThat(lease.lapsed()).isTrue();
+    assertThat(lease.lapsedFor()).isEqualTo(Duration.ZERO);
+    advance(Duration.ofSeconds(8)); // a SIGSTOP: the monotonic clock went on
+    assertThat(lease.lapsedFor()).isEqualTo(Duration.ofSeconds(8));
+  }
+
+  @Test
+  void anOlderAcknowledgementArrivingLateNeverShortensTheProof() {
+    long first = lease.now();
+    advance(Duration.ofSeconds(1));
+    long second = lease.now();
+    lease.acknowledged(second);
+    lease.acknowledged(first);
+    advance(Duration.ofMillis(1900));
+    assertThat(lease.current()).isTrue();
+  }
+
+  @Test
+  void refusesAHeartbeatAsLongAsTheLease() {
+    assertThatThrownBy(() -> new Lease(Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be shorter than the lease");
+  }
+}

@@ -1,0 +1,32 @@
+package io.kvfleet.control.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The fault suite as CI runs it: each scenario against a fleet of real processes under load, with
+ * short leases so the waits stay short ({@code -Dkvfleet.chaos.rounds} and {@code -Dkvfleet.chaos.rate}
+ * make it longer; {@code kvfleet chaos} runs the soak). Each must keep every promise.
+ */
+class FaultSuiteIT {
+  private static final int ROUNDS = Integer.getInteger("kvfleet.chaos.rounds", 5);
+  private static final int RATE = Integer.getInteger("kvfleet.chaos.rate", 50);
+
+  @ParameterizedTest
+  @EnumSource(Scenario.class)
+  void everyRequestEndsExactlyOnceAndNothingMovesAfterAFailure(Scenario scenario) throws IOException {
+    Path dir = Files.createDirectories(Path.of("target", "chaos", scenario.name().toLowerCase()));
+    var config = new ChaosConfig("target/classes:target/lib/*", dir, RATE, Duration.ofSeconds(5),
+        Duration.ofMillis(300), ROUNDS, "kvfleet-fault-suite-" + UUID.randomUUID().toString().substring(0, 8));
+    var figures = FaultRun.run(scenario, config);
+    System.out.println("FaultSuiteIT " + figures.describe());
+    assertThat(figures.held()).as(figures.describe()).isTrue();
+  }
+}
