@@ -60,8 +60,9 @@ public final class KvfleetException extends RuntimeException {
 
   /** Too many events are waiting for Kafka: refuse new work rather than drop anything. */
   public static KvfleetException bufferFull(String producerId, int capacity) {
-    return new KvfleetException(Kind.BUFFER_FULL, producerId + ": " + capacity + " events are already waiting for Kafka;"
-        + " refusing new work until Kafka is reachable again (nothing was dropped)", null);
+    return new KvfleetException(Kind.BUFFER_FULL, producerId + ": " + capacity
+        + " events are already waiting for Kafka; refusing new work until Kafka is reachable again"
+        + " (nothing was dropped)", null);
   }
 
   /** A benchmark could not set up, run or stop what it measures. */
