@@ -1,6 +1,5 @@
 package io.kvfleet.control;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -47,14 +46,8 @@ class LayeringTest {
       noClasses().should().dependOnClassesThat().resideInAPackage("io.kvfleet.engine..internal..")
           .orShould().dependOnClassesThat().resideInAnyPackage(BACKENDS);
 
-  /**
-   * No cycles between the control plane's packages. TEMPORARY exception, to be removed when issue
-   * 13 part B lands: {@code replay.bench} uses the coordinator while the coordinator uses {@code
-   * replay.SnapshotStore}; that one edge is ignored until it is broken.
-   */
+  /** No cycles between the control plane's packages. */
   @ArchTest
   static final ArchRule noPackageCycles =
-      slices().matching("io.kvfleet.control.(*)..").should().beFreeOfCycles()
-          .ignoreDependency(resideInAPackage("io.kvfleet.control.replay.bench.."),
-              resideInAPackage("io.kvfleet.control.coordinator.."));
+      slices().matching("io.kvfleet.control.(*)..").should().beFreeOfCycles();
 }
