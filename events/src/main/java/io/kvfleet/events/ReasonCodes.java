@@ -37,6 +37,11 @@ public final class ReasonCodes {
   /** A peer the transfer needed shut down cleanly while it was in flight. */
   public static final String PEER_LEFT = "PEER_LEFT";
   public static final String TRANSPORT_ERROR = "TRANSPORT_ERROR";
+  /**
+   * The source's agent did not run the transfer: it could not prove its lease was current (no
+   * heartbeat acknowledged by Kafka within it), so the fleet may already have declared it lost.
+   */
+  public static final String LEASE_UNPROVEN = "LEASE_UNPROVEN";
 
   // Liveness.
   public static final String LEASE_EXPIRED = "LEASE_EXPIRED";

@@ -36,6 +36,11 @@ public record AgentConfig(
     this(nodeId, epoch, host, components, policy, heartbeat, -1);
   }
 
+  /** This configuration for the node's next incarnation, at {@code newEpoch}. */
+  public AgentConfig withEpoch(long newEpoch) {
+    return new AgentConfig(nodeId, newEpoch, host, components, policy, heartbeat, httpPort);
+  }
+
   /** The lease each heartbeat promises. */
   public Duration lease() {
     return heartbeat.multipliedBy(3);

@@ -13,31 +13,52 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One node's agent: joins the fleet with a new epoch, registers the node's buffers, heartbeats,
  * and runs the transfers the coordinator dispatches to it. Native work runs on worker threads;
  * the event loop only publishes outcomes. Every dispatched transfer gets one terminal event.
  * Orchestration only: its jobs are {@link Registrations}, {@link OrderRunner}, {@link LandingDesk}
- * and {@link OutcomePublisher}.
+ * and {@link OutcomePublisher}, one set per incarnation.
+ *
+ * <p>Fencing: an incarnation starts work only while it can prove its lease ({@link Lease}, from
+ * Kafka's acknowledgements of its heartbeats). When the proof lapses (a pause, a long Kafka outage)
+ * or the agent reads its own {@code peer.lost} ({@link OwnLossWatch}), the fleet may consider that
+ * epoch dead: the agent fails what it holds without running it, says goodbye for the old epoch,
+ * and joins again by itself with a new epoch and the same buffers.
  *
  * <p>Stopping drains: the agent refuses new orders ({@code PEER_LEFT}, with why), finishes and
  * reports the transfers it is running (for at most {@link #STOP_DRAIN} or {@link #withStopDrain},
  * heartbeating meanwhile), then leaves the fleet. A crashed agent does none of this.
  */
 public final class NodeAgent extends VerticleBase {
-  private final AgentConfig config;
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
   private final DataPlane dataPlane;
-  private final EventPublisher publisher;
+  /** The current incarnation's configuration and publisher; the first publisher is the caller's to close. */
+  private AgentConfig config;
+  private EventPublisher publisher;
+  /** Publishers of later incarnations, which this agent made and closes. */
+  private final List<EventPublisher> made = new ArrayList<>();
 
   private long heartbeatTimer = -1;
+  private long fenceTimer = -1;
   private MessageConsumer<Object> orders;
   private MessageConsumer<Object> landings;
   private OutcomePublisher outcomes;
   private Registrations registrations;
   private LandingDesk landingDesk;
   private OrderRunner runner;
+  private Lease lease;
+  private OwnLossWatch lossWatch;
+  private boolean rejoining;
+  /** What the node's registrations said, for each new incarnation to say again. */
+  private final Reannounce said = new Reannounce();
   private volatile int httpPort = -1;
   private volatile boolean crashed;
   /** How long a stopping agent waits for the transfers it runs to end before it leaves, by default. */
@@ -59,38 +80,106 @@ public final class NodeAgent extends VerticleBase {
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
+    return join(false).compose(v -> {
+      orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onOrder(m));
+      landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
+      return config.httpPort() < 0 ? Future.succeededFuture()
+          : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this))
+              .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
+    });
+  }
+
+  /**
+   * Joins with the current epoch: watches for its own loss, publishes the join (which proves the
+   * lease from when it was sent), registers the configured buffers or, joining {@code again}, says
+   * at the new epoch what the registrations of the earlier incarnations said; then heartbeats.
+   */
+  private Future<Void> join(boolean again) {
+    var incarnationLease = new Lease(config.lease(), config.heartbeat());
+    lease = incarnationLease;
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
-    registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave);
-    var joined = new PeerJoined(config.nodeId(), config.epoch(), config.host(),
-        dataPlane.transportAddress(), dataPlane.capabilities());
-    return outcomes.publish(joined, config.nodeId())
-        .compose(v -> registrations.registerRegions())
-        .compose(v -> {
-          landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
-          runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk);
-          orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), runner::onOrder);
-          landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), landingDesk::onLanding);
+    registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
+    landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
+    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease);
+    long epoch = config.epoch();
+    var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
+        dataPlane.capabilities());
+    return OwnLossWatch.start(vertx, publisher.bootstrapServers(), config.nodeId(), lostEpoch -> {
+          if (lostEpoch == config.epoch()) {
+            fence(ReasonCodes.PEER_LOST, "the fleet declared " + config.nodeId() + " epoch " + lostEpoch + " lost");
+          }
+        })
+        .compose(watch -> {
+          lossWatch = watch;
+          long sent = incarnationLease.now();
+          return outcomes.publish(joined, config.nodeId()).onSuccess(v -> incarnationLease.acknowledged(sent));
+        })
+        .compose(v -> again ? registrations.sayAgain() : registrations.registerRegions())
+        .onSuccess(v -> {
           heartbeat(); // the lease starts now, not one period from now
           heartbeatTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> heartbeat());
-          return config.httpPort() < 0 ? Future.succeededFuture()
-              : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this))
-                  .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
+          fenceTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> {
+            if (incarnationLease.lapsed()) {
+              fence(ReasonCodes.LEASE_UNPROVEN, config.nodeId() + " epoch " + config.epoch()
+                  + " could not prove its lease for " + incarnationLease.lapsedFor().toMillis()
+                  + " ms (no heartbeat acknowledged by Kafka): the fleet may have declared it lost");
+            }
+          });
+        });
+  }
+
+  /**
+   * This incarnation may be dead to the fleet: fail what it holds without running it, say goodbye
+   * for its epoch, and join again with a new epoch and the same registrations.
+   */
+  private void fence(String reason, String why) {
+    if (rejoining || crashed || runner.leaving()) {
+      return;
+    }
+    rejoining = true;
+    LOG.warn("{}; it fails what it holds ({}) and joins again with a new epoch", why, reason);
+    vertx.cancelTimer(heartbeatTimer);
+    vertx.cancelTimer(fenceTimer);
+    var oldLanding = landingDesk;
+    var oldWatch = lossWatch;
+    var oldConfig = config;
+    runner.drain(config.lease(), reason, why)
+        .compose(drained -> leave(ReasonCodes.LEASE_EXPIRED).timeout(oldConfig.lease().toMillis(), TimeUnit.MILLISECONDS)
+            .otherwiseEmpty())
+        .compose(left -> oldWatch.close().otherwiseEmpty())
+        .compose(closed -> {
+          oldLanding.close();
+          config = oldConfig.withEpoch(Math.max(AgentConfig.newEpoch(), oldConfig.epoch() + 1));
+          publisher = publisher.nextIncarnation(config.epoch());
+          made.add(publisher);
+          return join(true);
+        })
+        .onComplete(done -> {
+          rejoining = false;
+          if (done.succeeded()) {
+            LOG.warn("{} joined again as epoch {} (was {})", config.nodeId(), config.epoch(), oldConfig.epoch());
+          } else {
+            LOG.error("{} could not join again after being fenced: {}", config.nodeId(), done.cause().toString());
+          }
         });
   }
 
   @Override
   public Future<?> stop() {
     if (crashed) {
+      made.forEach(EventPublisher::close);
       return Future.succeededFuture();
     }
     Future<?> drained = runner == null ? Future.succeededFuture() : runner.drain(stopDrain);
     return drained.compose(done -> {
       vertx.cancelTimer(heartbeatTimer);
+      vertx.cancelTimer(fenceTimer);
       if (landingDesk != null) {
         landingDesk.close();
       }
       return leave(ReasonCodes.SHUTDOWN);
-    });
+    }).compose(left -> lossWatch == null ? Future.succeededFuture() : lossWatch.close().otherwiseEmpty())
+        .onComplete(done -> made.forEach(EventPublisher::close));
   }
 
   /**
@@ -112,7 +201,7 @@ public final class NodeAgent extends VerticleBase {
     return httpPort;
   }
 
-  /** This incarnation's epoch. */
+  /** The current incarnation's epoch (a fenced agent joins again with a new one). */
   public long epoch() {
     return config.epoch();
   }
@@ -124,7 +213,7 @@ public final class NodeAgent extends VerticleBase {
 
   /** Whether the agent is stopping: it refuses new orders and finishes the transfers it runs. */
   public boolean draining() {
-    return runner != null && runner.leaving();
+    return runner != null && runner.leaving() && !rejoining;
   }
 
   /** The node this agent serves. */
@@ -140,9 +229,13 @@ public final class NodeAgent extends VerticleBase {
     context.runOnContext(v -> {
       crashed = true;
       vertx.cancelTimer(heartbeatTimer);
+      vertx.cancelTimer(fenceTimer);
       if (orders != null) {
         orders.unregister();
         landings.unregister();
+      }
+      if (lossWatch != null) {
+        lossWatch.close();
       }
     });
   }
@@ -152,6 +245,9 @@ public final class NodeAgent extends VerticleBase {
   }
 
   private void heartbeat() {
-    outcomes.publish(new PeerHeartbeat(config.nodeId(), config.epoch(), config.lease().toMillis()), config.nodeId());
+    var incarnationLease = lease;
+    long sent = incarnationLease.now();
+    outcomes.publish(new PeerHeartbeat(config.nodeId(), config.epoch(), config.lease().toMillis()), config.nodeId())
+        .onSuccess(v -> incarnationLease.acknowledged(sent));
   }
 }

@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,12 @@ import java.util.concurrent.TimeUnit;
  * Runs the transfer orders the coordinator sends an agent, each once however often it comes, on
  * worker threads; publishes each one's terminal event and answers the order with an {@link
  * OrderReply}. Once the agent stops, new orders fail {@code PEER_LEFT} without running.
+ *
+ * <p>Orders to one destination incarnation run one after another, in the order they came; orders
+ * to different destinations run side by side, so a destination that died holds up only its own
+ * queue (and each of its transfers only until that transfer's deadline). No order starts unless
+ * this incarnation can prove its lease ({@link Lease}) and the order names its epoch: an agent never
+ * moves a byte for a transfer the fleet may already have been told failed.
  */
 final class OrderRunner {
   private final Vertx vertx;
@@ -30,6 +37,9 @@ final class OrderRunner {
   private final DataPlane dataPlane;
   private final OutcomePublisher outcomes;
   private final Landings landings;
+  private final Lease lease;
+  /** Per destination node and epoch, the last order queued: the next one runs after it. */
+  private final Map<String, Future<?>> queues = new HashMap<>();
   /**
    * The requests this incarnation has run (transfer id and request record): an order sent twice (a
    * retry, a new coordinator) runs once; the last 100,000 are remembered.
@@ -41,27 +51,39 @@ final class OrderRunner {
           return size() > 100_000;
         }
       });
-  /** Stopping: new orders are refused. */
-  private volatile boolean leaving;
+  /** Why new orders are refused (stopping, or fenced): null while orders are taken. */
+  private volatile Refusal refusal;
+
+  private record Refusal(String reason, String detail) {}
   /** The transfers running now, until their outcome is published. */
   private final Set<Future<?>> running = new HashSet<>();
 
-  OrderRunner(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes, Landings landings) {
+  OrderRunner(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes, Landings landings,
+      Lease lease) {
     this.vertx = vertx;
     this.config = config;
     this.dataPlane = dataPlane;
     this.outcomes = outcomes;
     this.landings = landings;
+    this.lease = lease;
   }
 
-  /** Whether new orders are refused: the agent is stopping. */
+  /** Whether new orders are refused: the agent is stopping, or this incarnation was fenced. */
   boolean leaving() {
-    return leaving;
+    return refusal != null;
   }
 
   /** Refuses new orders from now on; completes when the running ones reported or {@code drain} passed. */
   Future<?> drain(Duration drain) {
-    leaving = true;
+    return drain(drain, ReasonCodes.PEER_LEFT, config.nodeId() + " epoch " + config.epoch()
+        + " is shutting down and takes no new transfers");
+  }
+
+  /** {@link #drain(Duration)}, refusing new orders with {@code reason} and {@code detail}. */
+  Future<?> drain(Duration drain, String reason, String detail) {
+    if (refusal == null) {
+      refusal = new Refusal(reason, detail);
+    }
     return Future.join(List.copyOf(running))
         .timeout(drain.toMillis(), TimeUnit.MILLISECONDS)
         .otherwiseEmpty();
@@ -78,12 +100,12 @@ final class OrderRunner {
       message.reply(OrderReply.duplicate(request.transferId()));
       return;
     }
-    Future<FleetEvent> outcome = leaving
-        ? Future.succeededFuture(new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.PEER_LEFT,
-            0, config.nodeId() + " epoch " + config.epoch() + " is shutting down and takes no new transfers"))
-        : vertx.executeBlocking(() -> startInTime(order), true)
-            .recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
-                request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))));
+    Refusal refused = refusal;
+    Future<FleetEvent> outcome = refused != null
+        ? Future.succeededFuture(new TransferFailed(request.transferId(), request.sourceNode(), refused.reason(),
+            0, refused.detail()))
+        : queued(order).recover(error -> Future.succeededFuture(new TransferFailed(request.transferId(),
+            request.sourceNode(), ReasonCodes.TRANSPORT_ERROR, 0, String.valueOf(error.getMessage()))));
     Future<FleetEvent> reported = outcome.compose(event ->
         outcomes.publishOutcome(event, request.transferId()).map(event));
     running.add(reported);
@@ -94,13 +116,41 @@ final class OrderRunner {
     });
   }
 
+  /** Runs {@code order} on a worker once the orders before it to the same destination incarnation have ended. */
+  private Future<FleetEvent> queued(TransferOrder order) {
+    var request = order.request();
+    String queue = request.destinationNode() + "@" + request.destinationEpoch();
+    Future<?> before = queues.getOrDefault(queue, Future.succeededFuture());
+    Future<FleetEvent> run = before.transform(done -> vertx.executeBlocking(() -> startInTime(order), false));
+    queues.put(queue, run);
+    run.onComplete(done -> queues.remove(queue, run));
+    return run;
+  }
+
   /**
-   * Runs an order unless its deadline passed while it waited behind other work on this node: the
-   * coordinator has timed it out by then, and the router may have given its pages to another
-   * request, so it fails {@code DEADLINE_PASSED} without moving a byte.
+   * Runs an order unless this incarnation cannot prove its lease, the order names another epoch of
+   * this node, or its deadline passed while it waited behind other work here: the coordinator may
+   * have failed it or timed it out by then, and the router may have given its pages to another
+   * request, so it fails without moving a byte.
    */
   private FleetEvent startInTime(TransferOrder order) {
     var request = order.request();
+    Refusal refused = refusal;
+    if (refused != null) {
+      return new TransferFailed(request.transferId(), request.sourceNode(), refused.reason(), 0,
+          refused.detail() + "; not run");
+    }
+    if (request.sourceEpoch() != config.epoch()) {
+      return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.STALE_EPOCH, 0,
+          "it names " + config.nodeId() + " epoch " + request.sourceEpoch() + ", which is not this incarnation ("
+              + config.epoch() + "); not run");
+    }
+    if (!lease.current()) {
+      return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.LEASE_UNPROVEN, 0,
+          config.nodeId() + " epoch " + config.epoch() + " cannot prove its lease (no heartbeat acknowledged by"
+              + " Kafka within it" + (lease.lapsed() ? ", lapsed " + lease.lapsedFor().toMillis() + " ms ago" : "")
+              + "): the fleet may have declared it lost; not run");
+    }
     if (request.deadlineMillis() < System.currentTimeMillis()) {
       return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.DEADLINE_PASSED, 0,
           "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " passed before "

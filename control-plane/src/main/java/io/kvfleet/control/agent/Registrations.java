@@ -29,9 +29,12 @@ final class Registrations {
   private final OutcomePublisher outcomes;
   /** Publishes the node's goodbye with a reason (a start that fails under {@code FAIL_NODE}). */
   private final Function<String, Future<Void>> leave;
+  /** What this node's registrations have said so far, for a new incarnation to say again. */
+  private final Reannounce said;
 
   Registrations(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes,
-      Function<String, Future<Void>> leave) {
+      Function<String, Future<Void>> leave, Reannounce said) {
+    this.said = said;
     this.vertx = vertx;
     this.config = config;
     this.dataPlane = dataPlane;
@@ -51,15 +54,24 @@ final class Registrations {
     }
     String batch = config.nodeId() + "@" + config.epoch() + "/" + System.nanoTime();
     return vertx.executeBlocking(() -> registerAll(components), true)
+        .onSuccess(said::heard)
         .compose(outcomes -> answer(outcomes, batch));
   }
 
   /** Releases a region for a local worker; fails when the node holds no such region. */
   Future<RegistrationAnswer> deregister(String regionId) {
     return vertx.executeBlocking(() -> dataPlane.deregister(config.nodeId(), config.epoch(), regionId), true)
+        .onSuccess(said::heard)
         .compose(events -> events.isEmpty()
             ? Future.failedFuture(KvfleetException.noSuchRegion(regionId, config.nodeId()))
             : answer(events, regionId));
+  }
+
+  /** Publishes, at this incarnation's epoch, what an earlier incarnation's registrations said. */
+  Future<Void> sayAgain() {
+    String batch = config.nodeId() + "@" + config.epoch() + "/rejoin";
+    var again = said.at(config.epoch());
+    return Future.all(again.stream().map(e -> outcomes.publishOutcome(e, batch)).toList()).mapEmpty();
   }
 
   private Future<RegistrationAnswer> answer(List<FleetEvent> outcomes, String correlationId) {
@@ -77,6 +89,7 @@ final class Registrations {
   Future<Void> registerRegions() {
     String batch = config.nodeId() + "@" + config.epoch() + "/start";
     return vertx.executeBlocking(() -> registerAll(config.components()), true)
+        .onSuccess(said::heard)
         .compose(outcomes -> Future.all(outcomes.stream().map(e -> this.outcomes.publish(e, batch)).toList())
             .map(outcomes))
         .compose(outcomes -> {

@@ -51,6 +51,7 @@ final class ChaosFleet implements AutoCloseable {
   private final String members;
   private final int clusterPort;
   private final boolean group;
+  private volatile boolean closed;
 
   private ChaosFleet(ChaosConfig config, int brokerCount, int coordinatorCount) {
     this.config = config;
@@ -92,6 +93,7 @@ final class ChaosFleet implements AutoCloseable {
         fleet.buffers.put(node, new SharedBuffer(config.clusterName() + "-" + node, PAGE * PAGES));
         fleet.startAgent(node);
       }
+      Thread.ofPlatform().daemon().name("chaos-epochs").start(fleet::followEpochs);
       return fleet;
     } catch (RuntimeException | IOException e) {
       fleet.close();
@@ -176,26 +178,32 @@ final class ChaosFleet implements AutoCloseable {
   }
 
   /**
-   * Waits until the agent at {@code node} answers with an epoch other than the one it was started
-   * with (a fenced agent rejoins by itself) and learns it; answers how long that took, or nothing
-   * if it did not within {@code timeout}.
+   * Waits until {@code node}'s agent answers with an epoch other than {@code before} (a fenced agent
+   * joins again by itself); answers how long that took, or nothing if it did not within {@code timeout}.
    */
-  java.util.Optional<Duration> awaitNewEpoch(String node, Duration timeout) {
+  java.util.Optional<Duration> awaitNewEpoch(String node, long before, Duration timeout) {
     long started = System.nanoTime();
-    long before = epochs.get(node);
     while (System.nanoTime() - started < timeout.toNanos()) {
-      try {
-        long now = nodeEpoch(apis.get(node));
-        if (now != before) {
-          epochs.put(node, now);
-          return java.util.Optional.of(Duration.ofNanos(System.nanoTime() - started));
+      if (epochs.get(node) != before) {
+        return java.util.Optional.of(Duration.ofNanos(System.nanoTime() - started));
+      }
+      Child.sleep(Duration.ofMillis(100));
+    }
+    return java.util.Optional.empty();
+  }
+
+  /** As a router would, learns each agent's current epoch (a fenced agent joins again by itself) every 200 ms. */
+  private void followEpochs() {
+    while (!closed) {
+      for (var node : List.copyOf(apis.keySet())) {
+        try {
+          epochs.put(node, nodeEpoch(apis.get(node)));
+        } catch (RuntimeException e) {
+          // down or joining again: the last epoch stands
         }
-      } catch (UncheckedIOException e) {
-        // not answering yet
       }
       Child.sleep(Duration.ofMillis(200));
     }
-    return java.util.Optional.empty();
   }
 
   Child agent(String node) {
@@ -245,6 +253,7 @@ final class ChaosFleet implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     agents.values().forEach(Child::close);
     coordinators.forEach(Child::close);
     brokers.forEach(Child::close);

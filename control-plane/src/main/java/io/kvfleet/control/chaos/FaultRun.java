@@ -86,10 +86,11 @@ public final class FaultRun {
         recoveredAt.add(Instant.now());
       }
       case AGENT_PAUSE -> {
+        long before = fleet.epoch(ChaosFleet.SOURCE);
         fleet.agent(ChaosFleet.SOURCE).pause();
         Child.sleep(config.lease().multipliedBy(3));
         fleet.agent(ChaosFleet.SOURCE).resume();
-        fleet.awaitNewEpoch(ChaosFleet.SOURCE, Duration.ofSeconds(60)).ifPresent(restarts::add);
+        fleet.awaitNewEpoch(ChaosFleet.SOURCE, before, Duration.ofSeconds(60)).ifPresent(restarts::add);
       }
       case POISON -> {
         poison = poison.plus(Poison.write(fleet.bootstrap(), ChaosFleet.SOURCE, round));

@@ -4,6 +4,7 @@ import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.protocol.StagedChunk;
 import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.engine.DeviceAccess;
+import io.kvfleet.engine.Direction;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.EngineConfig;
 import io.kvfleet.engine.EngineException;
@@ -29,6 +30,7 @@ import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -43,8 +45,9 @@ import java.util.zip.CRC32C;
  * (UCX, host, CUDA where present) and transfers run through the first backend that both ends
  * registered with, or else through the {@link StagedPath} when one end is staged. The engine's
  * registry is the one record of what is registered, and its rule the one duplicate rule. Peers
- * and imported remote keys are cached, one cache for transfers (the agent's ordered worker) and one
- * for landing staged chunks (its landing thread). Backends are told apart by what they can do,
+ * and imported remote keys are cached, one cache for transfers (the agent's workers, one per
+ * destination at a time) and one for landing staged chunks (its landing thread); both are
+ * thread-safe. A transfer waits for its batch until the request's deadline at most. Backends are told apart by what they can do,
  * never by name.
  */
 public final class EngineDataPlane implements DataPlane {
@@ -188,7 +191,10 @@ public final class EngineDataPlane implements DataPlane {
       for (ByteRange r : request.ranges()) {
         batch.add(registration, r.sourceOffset(), remote, r.destinationOffset(), r.length());
       }
-      var result = request.op() == TransferOp.WRITE ? peer.write(batch) : peer.read(batch);
+      // Bounded by the request's own deadline, not the engine's: a dead peer fails this transfer
+      // when the fleet times it out, and the bytes it holds back are never written after that.
+      var result = peer.post(request.op() == TransferOp.WRITE ? Direction.WRITE : Direction.READ, batch)
+          .await(Duration.ofMillis(Math.max(1, request.deadlineMillis() - System.currentTimeMillis())));
       return switch (result) {
         case TransferResult.Completed c -> new TransferCompleted(request.transferId(), request.sourceNode(),
             c.bytes(), c.nanos(), c.path(), request.checksum() ? checksum(registration, request) : "");
@@ -222,7 +228,7 @@ public final class EngineDataPlane implements DataPlane {
     private final Map<Map.Entry<Peer, String>, RemoteRegion> remotes = new HashMap<>();
 
     @Override
-    public Peer peer(String backend, String transport) {
+    public synchronized Peer peer(String backend, String transport) {
       WorkerAddress address = Arrays.stream(transport.split(","))
           .filter(s -> !s.isBlank())
           .map(WorkerAddress::fromBase64)
@@ -238,12 +244,12 @@ public final class EngineDataPlane implements DataPlane {
     }
 
     @Override
-    public RemoteRegion remote(Peer peer, String key) {
+    public synchronized RemoteRegion remote(Peer peer, String key) {
       return remotes.computeIfAbsent(Map.entry(peer, key), k -> peer.attach(RemoteKey.fromBase64(key)));
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
       remotes.values().forEach(RemoteRegion::close);
       peers.values().forEach(Peer::close);
     }

@@ -39,6 +39,7 @@ public final class EventPublisher implements AutoCloseable {
   private final long epoch;
   private final Clock clock;
   private final int capacity;
+  private final String bootstrapServers;
   private final AtomicInteger waiting = new AtomicInteger();
   private long sequence;
 
@@ -55,6 +56,15 @@ public final class EventPublisher implements AutoCloseable {
     this.epoch = epoch;
     this.clock = clock;
     this.capacity = capacity;
+    this.bootstrapServers = bootstrapServers;
+  }
+
+  /**
+   * A publisher for the same producer's next incarnation ({@code newEpoch}, sequences from 1 again),
+   * to the same Kafka with the same buffer; this one stays open until closed.
+   */
+  public EventPublisher nextIncarnation(long newEpoch) {
+    return new EventPublisher(bootstrapServers, producerId, newEpoch, clock, capacity);
   }
 
   /**
@@ -102,6 +112,11 @@ public final class EventPublisher implements AutoCloseable {
   /** How many events may wait for Kafka before new ones are refused. */
   public int capacity() {
     return capacity;
+  }
+
+  /** The Kafka this publisher writes to. */
+  public String bootstrapServers() {
+    return bootstrapServers;
   }
 
   public String producerId() {

@@ -1,0 +1,51 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.RegionDeregistered;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegionSkipped;
+import io.kvfleet.events.RegistrationDecision;
+import io.kvfleet.events.RegistrationFailed;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a node's registrations say, kept so that a new incarnation can say it again: the engine
+ * still holds the same memory under the same keys, so after a fenced agent joins again, it
+ * publishes the same registration outcomes at its new epoch instead of releasing and registering
+ * the memory anew (which a transfer still finishing on the old incarnation may be using).
+ * Event-loop owned.
+ */
+final class Reannounce {
+  private final List<FleetEvent> said = new ArrayList<>();
+
+  /** Keeps the registration outcomes among {@code events}; a release forgets what was said of that region. */
+  void heard(List<FleetEvent> events) {
+    for (FleetEvent e : events) {
+      if (e instanceof RegionDeregistered d) {
+        said.removeIf(s -> s.subject().equals(d.regionId()));
+      } else if (at(e, 1).isPresent()) {
+        said.add(e);
+      }
+    }
+  }
+
+  /** Everything kept, as the incarnation at {@code epoch} says it. */
+  List<FleetEvent> at(long epoch) {
+    return said.stream().flatMap(e -> at(e, epoch).stream()).toList();
+  }
+
+  /** {@code event} at another epoch, if it is a registration outcome. */
+  static Optional<FleetEvent> at(FleetEvent event, long epoch) {
+    return Optional.ofNullable(switch (event) {
+      case RegionRegistered r -> new RegionRegistered(r.nodeId(), epoch, r.region(), r.backend(), r.remoteKey());
+      case RegistrationFailed f -> new RegistrationFailed(f.nodeId(), epoch, f.region(), f.backend(), f.reason(),
+          f.detail(), f.nativeCode(), f.nativeMessage(), f.capability(), f.remediation());
+      case RegionSkipped s -> new RegionSkipped(s.nodeId(), epoch, s.region(), s.reason());
+      case RegistrationDecision d -> new RegistrationDecision(d.nodeId(), epoch, d.component(), d.policy(),
+          d.outcome());
+      default -> null; // not a registration outcome: joins, heartbeats, transfers
+    });
+  }
+}
