@@ -57,6 +57,11 @@ abstract class FleetProcessesContract {
   private static final int PAGES = 512;
   /** Far above the second or so the transfer takes, so a loaded machine cannot make it time out. */
   private static final Duration TRANSFER_DEADLINE = Duration.ofMinutes(5);
+  /**
+   * The agents' heartbeat; the lease is three. 500 ms (a 1.5 s lease) let a machine loaded by other
+   * fleets declare a live agent lost before the first transfer.
+   */
+  private static final String HEARTBEAT = "1s";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private final List<AutoCloseable> owned = new ArrayList<>();
   private final Collected log = new Collected();
@@ -88,9 +93,9 @@ abstract class FleetProcessesContract {
         "--cluster-members", FreePorts.members(port));
     var coordinator = own(KvfleetProcess.start(name + "-coordinator", env, with(cluster, "coordinator")));
     prefill = own(KvfleetProcess.start(name + "-prefill", env, with(cluster, "node", "--id", "prefill-0",
-        "--heartbeat", "500ms")));
+        "--heartbeat", HEARTBEAT)));
     var decode = own(KvfleetProcess.start(name + "-decode", env, with(cluster, "node", "--id", "decode-0",
-        "--heartbeat", "500ms")));
+        "--heartbeat", HEARTBEAT)));
     coordinator.awaitValue("kvfleet-coordinator", 180);
     String prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     String decodeApi = decode.awaitValue("kvfleet-node-api", 180);
