@@ -4,6 +4,7 @@ import io.kvfleet.control.Json;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.TransferOrder;
+import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;
@@ -69,12 +70,13 @@ public final class Coordinator extends VerticleBase {
   private Snapshotting snapshots = Snapshotting.NONE;
   private String startedFrom = "";
   private final Promise<Void> caughtUp = Promise.promise();
-  private final Decisions decisions;
-  private final Endings endings = new Endings();
+  private final Deciding deciding;
   private final NodesView nodesView = new NodesView();
   private long lastRefusalWarning = Long.MIN_VALUE / 2;
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
+  private DeadLetters deadLetters;
+  private PoisonRecords poison = new PoisonRecords(null, new java.util.HashSet<>());
   private KafkaConsumer<String, Decoded> consumer;
   private TransferGroup transfers;
   private String group;
@@ -85,7 +87,7 @@ public final class Coordinator extends VerticleBase {
     this.bootstrapServers = bootstrapServers;
     this.publisher = publisher;
     this.clock = clock;
-    this.decisions = new Decisions(new TransferDecider(publisher.producerId(), endings::declaredLost));
+    this.deciding = new Deciding(publisher.producerId());
   }
 
   /**
@@ -124,13 +126,19 @@ public final class Coordinator extends VerticleBase {
     vertx.setPeriodic(snapshots.interval().toMillis(), t -> writeSnapshot());
     // The snapshot is read and checked on a worker while the consumer finds the log's partitions and ends.
     var loading = snapshots.load(vertx, publisher.producerId());
+    deadLetters = new DeadLetters(bootstrapServers, publisher.producerId());
+    var copied = vertx.executeBlocking(() -> DeadLetters.copied(bootstrapServers, Duration.ofSeconds(30)))
+        .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
     var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
-    return Future.all(loading, assigning)
+    return Future.all(loading, assigning, copied)
         .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
               .collect(Collectors.toUnmodifiableSet());
+          if (group == null) {
+            ownership = Ownership.whole(nodePartitions.size());
+          }
           // Records flow only now: none may be folded before a snapshot's state is in place.
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
@@ -179,13 +187,17 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
+    var closing = transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
+    return closing.andThen(done -> vertx.executeBlocking(() -> {
+      deadLetters.close();
+      return null;
+    }));
   }
 
   private CoordinatorStatus status() {
     var counts = state.counts();
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
-        state.appliedCount(), malformed, counts.opaque(), counts.violations(), state.hash(), ownership.owned(),
+        state.appliedCount(), malformed, poison.count(), counts.opaque(), counts.violations(), state.hash(), ownership.owned(),
         counts.transfers(), counts.inFlight(), counts.forgottenTransfers(), counts.lateOutcomes());
   }
 
@@ -202,38 +214,28 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void fold(KafkaConsumerRecord<String, Decoded> record) {
+    int transferPartition = record.topic().equals(Topics.TRANSFERS) ? record.partition() : -1;
+    var why = PoisonRecords.why(record.topic(), record.value());
+    why.ifPresent(reason -> {
+      poison.add(record.topic(), record.partition(), record.offset(), record.key(), record.value(), reason);
+      if (catchUp.isDone()) {
+        poison.flush(ownership);
+      }
+    });
     switch (record.value()) {
+      case null -> malformed++; // a tombstone: Kafka never calls the deserializer for a null value
       case Decoded.Event e -> {
         state.apply(e.envelope());
-        settled(e.envelope().data());
-        if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r && ownership.owns(r.sourceNode())) {
-          decide(r);
-        } else if (catchUp.isDone() && record.topic().equals(Topics.NODES)) {
-          decisions.waitingDue(state, clock.instant()).forEach(this::act);
-        }
+        deciding.read(state, e.envelope().data(), transferPartition, catchUp.isDone(), ownership, clock.instant())
+            .forEach(this::act);
       }
-      case Decoded.Malformed m -> {
-        malformed++;
-        LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
-      }
+      case Decoded.Malformed m -> malformed++;
     }
-  }
-
-  /** Drops what the fold now answers from the sets that bridge the time until it does, so they stay small. */
-  private void settled(FleetEvent event) {
-    switch (event) {
-      case TransferDispatched d -> decisions.settled(d.transferId());
-      case TransferRejected r -> decisions.settled(r.transferId());
-      case TransferCompleted c -> ended(c.transferId());
-      case TransferFailed f -> ended(f.transferId());
-      case TransferTimedOut t -> ended(t.transferId());
-      default -> { } // node events and requests settle nothing here
+    if (transferPartition >= 0 && why.isPresent()) {
+      UnreadableRequest.answer(record.value() == null ? new Decoded.Malformed("tombstone", new byte[0]) : record.value())
+          .ifPresent(r -> deciding.unreadable(state, r, transferPartition, catchUp.isDone(), ownership)
+              .forEach(this::act));
     }
-  }
-
-  private void ended(String transferId) {
-    decisions.settled(transferId);
-    endings.ended(transferId);
   }
 
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */
@@ -241,7 +243,7 @@ public final class Coordinator extends VerticleBase {
     ownership.revoked(partition);
     for (TransferView t : state.inFlightTransfers()) {
       if (ownership.holds(partition, t.request().sourceNode())) {
-        ended(t.transferId()); // its end is now for the new owner to read
+        deciding.handedOver(t.transferId()); // its end is now for the new owner to read
       }
     }
   }
@@ -258,6 +260,13 @@ public final class Coordinator extends VerticleBase {
       }
       resume(t);
     }
+    takeUpOwned();
+  }
+
+  /** Answers the unreadable requests, and copies the poison, of the partitions this coordinator now owns. */
+  private void takeUpOwned() {
+    deciding.unreadableDue(state, ownership).forEach(this::act);
+    poison.flush(ownership);
   }
 
   private void decideIfCaughtUp() {
@@ -270,6 +279,7 @@ public final class Coordinator extends VerticleBase {
           resume(t);
         }
       }
+      takeUpOwned();
     }
   }
 
@@ -282,21 +292,24 @@ public final class Coordinator extends VerticleBase {
     if (transfer.status() == TransferStatus.REQUESTED) {
       decide(transfer.request());
     } else {
-      decisions.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
+      deciding.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
     }
   }
 
   private void decide(TransferRequested request) {
-    decisions.decide(state, request, clock.instant()).ifPresent(this::act);
+    deciding.decide(state, request, clock.instant()).ifPresent(this::act);
   }
 
   private void act(Decision decision) {
     if (!owned(decision)) {
       LOG.info("not acting on {}: its partition went to another coordinator", decision);
+      if (decision instanceof Decision.Reject r) {
+        deciding.dropped(r);
+      }
       return;
     }
     switch (decision) {
-      case Decision.Reject r -> publish(r.event());
+      case Decision.Reject r -> publish(r.event(), r.partition());
       case Decision.Wait w -> throw new IllegalStateException("a waiting request is not acted on: " + w);
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
       case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
@@ -314,7 +327,8 @@ public final class Coordinator extends VerticleBase {
 
   private boolean owned(Decision decision) {
     return switch (decision) {
-      case Decision.Reject r -> ownership.owns(r.event().sourceNode());
+      case Decision.Reject r -> r.partition() >= 0 ? ownership.ownsPartition(r.partition())
+          : ownership.owns(r.event().sourceNode());
       case Decision.Dispatch d -> ownership.owns(d.order().request().sourceNode());
       case Decision.Wait w -> ownership.owns(w.ifStill().sourceNode());
       case Decision.AlreadyAnswered a -> true;
@@ -325,18 +339,22 @@ public final class Coordinator extends VerticleBase {
     if (!catchUp.isDone()) {
       return;
     }
-    decisions.due(state, ownership::owns, clock.instant()).forEach(this::act);
+    deciding.due(state, ownership::owns, clock.instant()).forEach(this::act);
     long now = clock.millis();
     nodesView.check(catchUp);
     if (nodesView.ask(now)) {
       consumer.endOffsets(nodePartitions)
           .onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
     }
-    endings.due(state, now, nodesView, ownership::owns).forEach(this::publish);
+    deciding.endingsDue(state, now, nodesView, ownership::owns).forEach(this::publish);
   }
 
   private Future<Void> publish(FleetEvent event) {
-    return Future.fromCompletionStage(publisher.publish(event, event.subject()), context).<Void>mapEmpty()
+    return publish(event, -1);
+  }
+
+  private Future<Void> publish(FleetEvent event, int partition) {
+    return Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context).<Void>mapEmpty()
         .onFailure(err -> unpublished(event, err));
   }
 
@@ -357,10 +375,6 @@ public final class Coordinator extends VerticleBase {
       LOG.warn("Kafka refused {} for {} (and may refuse more, said once in 10 s); deciding again: {}",
           event.wireType(), event.subject(), err.getMessage());
     }
-    switch (event) {
-      case TransferRejected r -> decisions.refused(r.transferId());
-      case TransferDispatched d -> decisions.refused(d.transferId());
-      default -> endings.unpublished(event);
-    }
+    deciding.refused(event);
   }
 }

@@ -6,8 +6,15 @@ import io.kvfleet.events.TransferRejected;
 
 /** What the coordinator decided about one transfer request. */
 sealed interface Decision {
-  /** Refuse it: publish the rejection. */
-  record Reject(TransferRejected event) implements Decision {}
+  /**
+   * Refuse it: publish the rejection, to transfer partition {@code partition} (where the request
+   * was) or, when negative, where its key puts it.
+   */
+  record Reject(TransferRejected event, int partition) implements Decision {
+    Reject(TransferRejected event) {
+      this(event, -1);
+    }
+  }
 
   /** Run it: publish the dispatch, then send the order to the source node's agent. */
   record Dispatch(TransferDispatched event, TransferOrder order) implements Decision {}
