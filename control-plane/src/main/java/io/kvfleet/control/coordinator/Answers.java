@@ -28,6 +28,11 @@ final class Answers {
     return endedHere.contains(transferId) || endedInFold(state, transferId);
   }
 
+  /** Whether this coordinator ended {@code transferId} and the fold has not read that back yet. */
+  boolean endedHere(String transferId) {
+    return endedHere.contains(transferId);
+  }
+
   /** The fold read the end of {@code transferId}, or its partition went to another coordinator. */
   void readBack(String transferId) {
     endedHere.remove(transferId);

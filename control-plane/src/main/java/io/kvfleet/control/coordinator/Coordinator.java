@@ -225,7 +225,12 @@ public final class Coordinator extends VerticleBase {
     switch (record.value()) {
       case null -> malformed++; // a tombstone: Kafka never calls the deserializer for a null value
       case Decoded.Event e -> {
-        state.apply(e.envelope());
+        var envelope = e.envelope();
+        boolean redelivered = state.hasSeen(envelope.producer(), envelope.epoch(), envelope.sequence());
+        state.apply(envelope);
+        if (redelivered) {
+          return; // the fold did not apply it again, so nothing is decided on it again
+        }
         deciding.read(state, e.envelope().data(), transferPartition, catchUp.isDone(), ownership, clock.instant())
             .forEach(this::act);
       }

@@ -42,7 +42,7 @@ final class Decisions {
     if (decider.isDuplicate(state, request)) {
       return Optional.of(decider.decide(state, request, now)); // answers the duplicate, not the transfer
     }
-    if (answers.ended(state, request.transferId())) {
+    if (answers.endedHere(request.transferId())) {
       return Optional.empty(); // ended here already (e.g. timed out) and not read back yet
     }
     if (!decided.add(request.transferId())) {
