@@ -72,6 +72,9 @@ public final class Coordinator extends VerticleBase {
   private final Promise<Void> caughtUp = Promise.promise();
   private final Deciding deciding;
   private final NodesView nodesView = new NodesView();
+  /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
+  private final NodesView transfersView = new NodesView();
+  private Set<TopicPartition> transferPartitions = Set.of();
   private long lastRefusalWarning = Long.MIN_VALUE / 2;
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
@@ -135,6 +138,8 @@ public final class Coordinator extends VerticleBase {
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
+              .collect(Collectors.toUnmodifiableSet());
+          transferPartitions = nodePartitions.stream().map(tp -> new TopicPartition(Topics.TRANSFERS, tp.getPartition()))
               .collect(Collectors.toUnmodifiableSet());
           if (group == null) {
             ownership = Ownership.whole(nodePartitions.size());
@@ -351,7 +356,14 @@ public final class Coordinator extends VerticleBase {
       consumer.endOffsets(nodePartitions)
           .onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
     }
-    deciding.endingsDue(state, now, nodesView, ownership::owns).forEach(this::publish);
+    transfersView.check(catchUp);
+    if (transfersView.ask(now)) {
+      var owned = transferPartitions.stream().filter(tp -> ownership.ownsPartition(tp.getPartition()))
+          .collect(Collectors.toSet());
+      consumer.endOffsets(owned)
+          .onComplete(ends -> transfersView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
+    }
+    deciding.endingsDue(state, now, nodesView, transfersView.readUntil(), ownership::owns).forEach(this::publish);
   }
 
   private Future<Void> publish(FleetEvent event) {

@@ -124,6 +124,12 @@ final class Deciding {
     return endings.due(state, now, seen, owns);
   }
 
+  /** As above, timing out only what is past its deadline in what {@code transfersReadUntil} says is read. */
+  List<FleetEvent> endingsDue(FleetState state, long now, NodesView seen, long transfersReadUntil,
+      Predicate<String> owns) {
+    return endings.due(state, now, seen, transfersReadUntil, owns);
+  }
+
   /** Kafka refused {@code event} (its buffer was full): certainly not in the log, so it is decided or given again. */
   void refused(FleetEvent event) {
     switch (event) {

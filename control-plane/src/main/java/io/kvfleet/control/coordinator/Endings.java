@@ -59,6 +59,16 @@ final class Endings {
    * coordinator could not read yet is no silence.
    */
   List<FleetEvent> due(FleetState state, long now, NodesView seen, Predicate<String> owns) {
+    return due(state, now, seen, Long.MAX_VALUE, owns);
+  }
+
+  /**
+   * As {@link #due(FleetState, long, NodesView, Predicate)}, timing out only transfers whose
+   * deadline is before {@code transfersReadUntil}, the wall time before which this coordinator
+   * has folded everything in its transfer partitions: an agent's outcome that reached Kafka before
+   * the deadline is read before the transfer can time out.
+   */
+  List<FleetEvent> due(FleetState state, long now, NodesView seen, long transfersReadUntil, Predicate<String> owns) {
     List<FleetEvent> due = new ArrayList<>();
     for (FleetEvent event : refused) {
       boolean stillDue = switch (event) {
@@ -90,7 +100,7 @@ final class Endings {
         continue;
       }
       if (request.deadlineMillis() < now) {
-        if (answers.claimEnd(state, t.transferId())) {
+        if (request.deadlineMillis() < transfersReadUntil && answers.claimEnd(state, t.transferId())) {
           due.add(new TransferTimedOut(t.transferId(), request.sourceNode(), request.deadlineMillis()));
         }
       } else if (t.status() == TransferStatus.DISPATCHED) {

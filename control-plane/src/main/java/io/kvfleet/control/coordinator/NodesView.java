@@ -43,6 +43,11 @@ final class NodesView {
     return readUntil != Long.MIN_VALUE && leaseEnd < readUntil && readUntil - watchedSince > leaseMillis;
   }
 
+  /** The wall time before which everything in the watched partitions is folded; {@code Long.MIN_VALUE} before the first reading. */
+  long readUntil() {
+    return readUntil;
+  }
+
   /** Whether to ask for the end offsets now; if so, the caller asks and reports with {@link #answer}. */
   boolean ask(long now) {
     if (asking || answered != null || (askedAt != Long.MIN_VALUE && now - askedAt < PROBE_EVERY_MILLIS)) {
