@@ -1,7 +1,6 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
-import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.TransferOrder;
 import io.kvfleet.control.kafka.DeadLetters;
@@ -9,12 +8,7 @@ import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.replay.SnapshotStore;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
-import io.kvfleet.events.TransferCompleted;
-import io.kvfleet.events.TransferDispatched;
-import io.kvfleet.events.TransferFailed;
-import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
-import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.kvfleet.events.replay.FoldOrder;
@@ -42,8 +36,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator: folds every fleet event from Kafka into {@link FleetState}, validates transfer
  * requests and dispatches them over the EventBus to the source node's agent, and ends transfers
- * whose deadline passed or whose peer is gone ({@link Endings}). Its event loop owns the state; no
- * locks.
+ * whose deadline passed or whose peer is gone ({@link Endings}), each once ({@link Deciding}). Its
+ * event loop owns the state; no locks.
  *
  * <p>At start it reads the log from the beginning and decides nothing until it has caught up with
  * the end offsets it found, so a restart never dispatches a transfer the log already answered.
@@ -75,7 +69,6 @@ public final class Coordinator extends VerticleBase {
   /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
   private final NodesView transfersView = new NodesView();
   private Set<TopicPartition> transferPartitions = Set.of();
-  private long lastRefusalWarning = Long.MIN_VALUE / 2;
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
   private DeadLetters deadLetters;
@@ -193,10 +186,7 @@ public final class Coordinator extends VerticleBase {
   @Override
   public Future<?> stop() {
     var closing = transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
-    return closing.andThen(done -> vertx.executeBlocking(() -> {
-      deadLetters.close();
-      return null;
-    }));
+    return closing.andThen(done -> vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
   }
 
   private CoordinatorStatus status() {
@@ -242,9 +232,7 @@ public final class Coordinator extends VerticleBase {
       case Decoded.Malformed m -> malformed++;
     }
     if (transferPartition >= 0 && why.isPresent()) {
-      UnreadableRequest.answer(record.value() == null ? new Decoded.Malformed("tombstone", new byte[0]) : record.value())
-          .ifPresent(r -> deciding.unreadable(state, r, transferPartition, catchUp.isDone(), ownership)
-              .forEach(this::act));
+      deciding.unreadable(state, record.value(), transferPartition, catchUp.isDone(), ownership).forEach(this::act);
     }
   }
 
@@ -351,19 +339,18 @@ public final class Coordinator extends VerticleBase {
     }
     deciding.due(state, ownership::owns, clock.instant()).forEach(this::act);
     long now = clock.millis();
-    nodesView.check(catchUp);
-    if (nodesView.ask(now)) {
-      consumer.endOffsets(nodePartitions)
-          .onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
-    }
-    transfersView.check(catchUp);
-    if (transfersView.ask(now)) {
-      var owned = transferPartitions.stream().filter(tp -> ownership.ownsPartition(tp.getPartition()))
-          .collect(Collectors.toSet());
-      consumer.endOffsets(owned)
-          .onComplete(ends -> transfersView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
-    }
+    probe(nodesView, nodePartitions, now);
+    probe(transfersView, transferPartitions.stream().filter(tp -> ownership.ownsPartition(tp.getPartition()))
+        .collect(Collectors.toSet()), now);
     deciding.endingsDue(state, now, nodesView, transfersView.readUntil(), ownership::owns).forEach(this::publish);
+  }
+
+  /** Moves {@code view} on with what is folded, and asks Kafka for the ends of {@code partitions} when it is time. */
+  private void probe(NodesView view, Set<TopicPartition> partitions, long now) {
+    view.check(catchUp);
+    if (view.ask(now)) {
+      consumer.endOffsets(partitions).onComplete(ends -> view.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
+    }
   }
 
   private Future<Void> publish(FleetEvent event) {
@@ -372,26 +359,6 @@ public final class Coordinator extends VerticleBase {
 
   private Future<Void> publish(FleetEvent event, int partition) {
     return Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context).<Void>mapEmpty()
-        .onFailure(err -> unpublished(event, err));
-  }
-
-  /**
-   * Publishing {@code event} failed. Refused by the full buffer, it is certainly not in Kafka: it is
-   * decided (or given) again at the next check. Any other failure leaves it unknown whether Kafka
-   * has it, so it is not repeated.
-   */
-  private void unpublished(FleetEvent event, Throwable err) {
-    boolean refused = err instanceof KvfleetException || err.getCause() instanceof KvfleetException;
-    if (!refused) {
-      LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
-          err.toString());
-      return;
-    }
-    if (clock.millis() - lastRefusalWarning > 10_000) {
-      lastRefusalWarning = clock.millis();
-      LOG.warn("Kafka refused {} for {} (and may refuse more, said once in 10 s); deciding again: {}",
-          event.wireType(), event.subject(), err.getMessage());
-    }
-    deciding.refused(event);
+        .onFailure(err -> deciding.unpublished(event, err, clock.millis()));
   }
 }

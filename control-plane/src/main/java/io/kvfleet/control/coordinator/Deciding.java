@@ -1,5 +1,6 @@
 package io.kvfleet.control.coordinator;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.agent.TransferOrder;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ReasonCodes;
@@ -10,6 +11,7 @@ import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's deciding part without I/O: what to answer for each event the fold read and at
@@ -26,7 +30,9 @@ import java.util.function.Predicate;
  * property test drives it through random interleavings. Owned by the coordinator's event loop.
  */
 final class Deciding {
+  private static final Logger LOG = LoggerFactory.getLogger(Deciding.class);
   private final Answers answers = new Answers();
+  private long lastRefusalWarning = Long.MIN_VALUE / 2;
   private final Endings endings = new Endings(answers);
   private final Decisions decisions;
   /** Unreadable requests read and not answered yet, by transfer id, in the order they came. */
@@ -73,6 +79,12 @@ final class Deciding {
         : new Decision.Reject(rejection, partition);
     unreadable.put(id, reject);
     return deciding ? unreadableDue(state, ownership) : List.of();
+  }
+
+  /** {@link #unreadable} for a record the fold could not read ({@code decoded} null: a tombstone), if it is a request. */
+  List<Decision> unreadable(FleetState state, Decoded decoded, int partition, boolean deciding, Ownership ownership) {
+    return decoded == null ? List.of() : UnreadableRequest.answer(decoded)
+        .map(r -> unreadable(state, r, partition, deciding, ownership)).orElse(List.of());
   }
 
   /** The unreadable requests not answered yet that this coordinator owns (called on catching up, and as they come). */
@@ -128,6 +140,26 @@ final class Deciding {
   List<FleetEvent> endingsDue(FleetState state, long now, NodesView seen, long transfersReadUntil,
       Predicate<String> owns) {
     return endings.due(state, now, seen, transfersReadUntil, owns);
+  }
+
+  /**
+   * Publishing {@code event} failed at wall time {@code now}. Refused by the full buffer, it is
+   * certainly not in Kafka: it is decided (or given) again at the next check. Any other failure
+   * leaves it unknown whether Kafka has it, so it is not repeated.
+   */
+  void unpublished(FleetEvent event, Throwable err, long now) {
+    boolean refused = err instanceof KvfleetException || err.getCause() instanceof KvfleetException;
+    if (!refused) {
+      LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
+          err.toString());
+      return;
+    }
+    if (now - lastRefusalWarning > 10_000) {
+      lastRefusalWarning = now;
+      LOG.warn("Kafka refused {} for {} (and may refuse more, said once in 10 s); deciding again: {}",
+          event.wireType(), event.subject(), err.getMessage());
+    }
+    refused(event);
   }
 
   /** Kafka refused {@code event} (its buffer was full): certainly not in the log, so it is decided or given again. */
