@@ -8,18 +8,14 @@ import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.control.kafka.RawRecords;
+import io.kvfleet.control.kafka.TransferEndings;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.Topics;
-import io.kvfleet.events.TransferCompleted;
-import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferOp;
-import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
-import io.kvfleet.events.TransferTimedOut;
-import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -32,11 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -187,46 +178,13 @@ class OneEndingIT {
     return endings(ids);
   }
 
-  /** Every ending of each of {@code ids} in the transfers topic, in log order per partition. */
   private static Map<String, List<String>> endings(List<String> ids) {
-    Map<String, List<String>> endings = new HashMap<>();
-    ids.forEach(id -> endings.put(id, new ArrayList<>()));
-    for (var record : readAll(Topics.TRANSFERS)) {
-      if (record.value() != null && CODEC.decode(record.value()) instanceof Decoded.Event e
-          && endings.containsKey(e.envelope().subject())) {
-        String ending = switch (e.envelope().data()) {
-          case TransferRejected r -> "rejected " + r.reason();
-          case TransferTimedOut t -> "timed out";
-          case TransferFailed f -> "failed " + f.reason();
-          case TransferCompleted c -> "completed";
-          default -> null;
-        };
-        if (ending != null) {
-          endings.get(e.envelope().subject()).add(ending);
-        }
-      }
-    }
-    return endings;
+    return TransferEndings.of(kafka.bootstrapServers(), ids);
   }
 
   private static List<String> deadLetters() {
-    return readAll(Topics.DEADLETTER).stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).toList();
-  }
-
-  private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      var partitions = consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      var ends = consumer.endOffsets(partitions);
-      List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
-      return records;
-    }
+    return TransferEndings.readAll(kafka.bootstrapServers(), Topics.DEADLETTER).stream()
+        .map(r -> new String(r.key(), StandardCharsets.UTF_8)).toList();
   }
 
   private TransferRequested request(String id, long sourceOffset, long deadlineFromNow) {
