@@ -132,10 +132,8 @@ public final class Coordinator extends VerticleBase {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
               .collect(Collectors.toUnmodifiableSet());
-          transferPartitions = nodePartitions.stream().map(tp -> new TopicPartition(Topics.TRANSFERS, tp.getPartition()))
-              .collect(Collectors.toUnmodifiableSet());
           if (group == null) {
-            ownership = Ownership.whole(nodePartitions.size());
+            transferPartitions(ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.TRANSFERS)).count());
           }
           // Records flow only now: none may be folded before a snapshot's state is in place.
           consumer.handler(this::onRecord);
@@ -147,12 +145,19 @@ public final class Coordinator extends VerticleBase {
   /** Joins the coordinators' consumer group on the transfers topic. */
   private Future<?> joinGroup() {
     transfers = new TransferGroup(vertx, bootstrapServers, publisher.producerId(), group);
-    return transfers.join(partitions -> ownership = Ownership.group(partitions), this::onRecord,
+    return transfers.join(this::transferPartitions, this::onRecord,
         (partition, end) -> {
           if (ownership.assigned(partition, end)) {
             decidePartition(partition);
           }
         }, this::release);
+  }
+
+  /** The transfers topic has {@code count} partitions: the ones to watch, and who owns what in them. */
+  private void transferPartitions(long count) {
+    transferPartitions = java.util.stream.IntStream.range(0, (int) count)
+        .mapToObj(p -> new TopicPartition(Topics.TRANSFERS, p)).collect(Collectors.toUnmodifiableSet());
+    ownership = group == null ? Ownership.whole((int) count) : Ownership.group((int) count);
   }
 
   /** Takes over a snapshot's state and order, if it belongs to this log, and seeks past what it covers. */
@@ -339,18 +344,10 @@ public final class Coordinator extends VerticleBase {
     }
     deciding.due(state, ownership::owns, clock.instant()).forEach(this::act);
     long now = clock.millis();
-    probe(nodesView, nodePartitions, now);
-    probe(transfersView, transferPartitions.stream().filter(tp -> ownership.ownsPartition(tp.getPartition()))
-        .collect(Collectors.toSet()), now);
+    nodesView.probe(catchUp, now, () -> consumer.endOffsets(nodePartitions), clock::millis);
+    transfersView.probe(catchUp, now, () -> consumer.endOffsets(transferPartitions.stream()
+        .filter(tp -> ownership.ownsPartition(tp.getPartition())).collect(Collectors.toSet())), clock::millis);
     deciding.endingsDue(state, now, nodesView, transfersView.readUntil(), ownership::owns).forEach(this::publish);
-  }
-
-  /** Moves {@code view} on with what is folded, and asks Kafka for the ends of {@code partitions} when it is time. */
-  private void probe(NodesView view, Set<TopicPartition> partitions, long now) {
-    view.check(catchUp);
-    if (view.ask(now)) {
-      consumer.endOffsets(partitions).onComplete(ends -> view.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
-    }
   }
 
   private Future<Void> publish(FleetEvent event) {
