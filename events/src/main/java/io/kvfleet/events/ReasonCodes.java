@@ -42,6 +42,12 @@ public final class ReasonCodes {
    * heartbeat acknowledged by Kafka within it), so the fleet may already have declared it lost.
    */
   public static final String LEASE_UNPROVEN = "LEASE_UNPROVEN";
+  /** A transfer request at a schema version newer than the coordinator reads; its id was readable. */
+  public static final String SCHEMA_UNSUPPORTED = "SCHEMA_UNSUPPORTED";
+  /** A transfer request whose data its schema version refuses (e.g. a zero-length range); its id was readable. */
+  public static final String INVALID_REQUEST = "INVALID_REQUEST";
+  /** A transfer request in a partition other than the one its source node's key hashes to (murmur2). */
+  public static final String MISROUTED = "MISROUTED";
 
   // Liveness.
   public static final String LEASE_EXPIRED = "LEASE_EXPIRED";

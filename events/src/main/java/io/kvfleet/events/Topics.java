@@ -16,6 +16,12 @@ public final class Topics {
   /** Transfer events, keyed by source node. */
   public static final String TRANSFERS = "kvfleet.transfers";
 
+  /**
+   * Copies of records a coordinator could not fold, with why (headers {@code kvfleet.dlq.*}); not
+   * an event topic, so replays do not read it.
+   */
+  public static final String DEADLETTER = "kvfleet.deadletter";
+
   /** Every fleet topic, in the order a replay reads them. */
   public static final List<String> ALL = List.of(NODES, TRANSFERS);
 

@@ -1,5 +1,6 @@
 package io.kvfleet.control.chaos;
 
+import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.Topics;
@@ -29,9 +30,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * must still end exactly once).
  */
 final class Poison {
-  /** The dead-letter topic every consumer copies what it cannot fold to. */
-  static final String DEAD_LETTER = "kvfleet.deadletter";
-
   /** What was written: where each poison record landed, and the requests among them that must end. */
   record Written(List<String> positions, List<String> requests) {
     static final Written NONE = new Written(List.of(), List.of());
@@ -80,7 +78,7 @@ final class Poison {
     try (var producer = producer(bootstrap)) {
       for (var r : records) {
         var meta = producer.send(r).get(60, TimeUnit.SECONDS);
-        positions.add(meta.topic() + "-" + meta.partition() + "@" + meta.offset());
+        positions.add(DeadLetters.keyOf(meta.topic(), meta.partition(), meta.offset()));
       }
       producer.send(record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.requested", 1, empty, """
           {"transferId": "%s", "sourceNode": "%s", "sourceEpoch": 1, "sourceRegion": "kv_data-0",
@@ -94,19 +92,19 @@ final class Poison {
     return new Written(positions, List.of(future, empty));
   }
 
-  /** How many of {@code written}'s records the dead-letter topic holds (each origin counted once). */
+  /** How many of {@code written}'s records the dead-letter topic holds (each origin, its key, counted once). */
   static long deadLettered(String bootstrap, Written written) {
     Set<String> found = new HashSet<>();
     try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      var partitions = consumer.partitionsFor(DEAD_LETTER, Duration.ofSeconds(30)).stream()
+      var partitions = consumer.partitionsFor(Topics.DEADLETTER, Duration.ofSeconds(30)).stream()
           .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       var ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
-        consumer.poll(Duration.ofMillis(500)).forEach(r -> found.add(DeadLetterOrigin.of(r)));
+        consumer.poll(Duration.ofMillis(500)).forEach(r -> found.add(new String(r.key(), StandardCharsets.UTF_8)));
       }
     }
     return written.positions().stream().filter(found::contains).count();

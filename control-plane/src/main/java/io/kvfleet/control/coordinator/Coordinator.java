@@ -1,20 +1,15 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
-import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.protocol.Addresses;
 import io.kvfleet.control.protocol.OrderReply;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.control.protocol.TransferOrder;
+import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
-import io.kvfleet.events.TransferCompleted;
-import io.kvfleet.events.TransferDispatched;
-import io.kvfleet.events.TransferFailed;
-import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
-import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.kvfleet.events.replay.FoldOrder;
@@ -43,8 +38,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator: folds every fleet event from Kafka into {@link FleetState}, validates transfer
  * requests and dispatches them over the EventBus to the source node's agent, and ends transfers
- * whose deadline passed or whose peer is gone ({@link Endings}). Its event loop owns the state; no
- * locks.
+ * whose deadline passed or whose peer is gone ({@link Endings}), each once ({@link Deciding}). Its
+ * event loop owns the state; no locks.
  *
  * <p>At start it reads the log from the beginning and decides nothing until it has caught up with
  * the end offsets it found, so a restart never dispatches a transfer the log already answered.
@@ -71,14 +66,17 @@ public final class Coordinator extends VerticleBase {
   private Snapshotting snapshots = Snapshotting.NONE;
   private String startedFrom = "";
   private final Promise<Void> caughtUp = Promise.promise();
-  private final Decisions decisions;
-  private final Endings endings = new Endings();
+  private final Deciding deciding;
   private final NodesView nodesView = new NodesView();
-  private long lastRefusalWarning = Long.MIN_VALUE / 2;
   /** What the agents answered the orders sent to them. */
   private final OrderReplies replies = new OrderReplies();
+  /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
+  private final NodesView transfersView = new NodesView();
+  private Set<TopicPartition> transferPartitions = Set.of();
   private Set<TopicPartition> nodePartitions = Set.of();
   private long malformed;
+  private DeadLetters deadLetters;
+  private PoisonRecords poison = new PoisonRecords(null, new java.util.HashSet<>());
   private KafkaConsumer<String, Decoded> consumer;
   private TransferGroup transfers;
   private String group;
@@ -89,7 +87,7 @@ public final class Coordinator extends VerticleBase {
     this.bootstrapServers = bootstrapServers;
     this.publisher = publisher;
     this.clock = clock;
-    this.decisions = new Decisions(new TransferDecider(publisher.producerId(), endings::declaredLost));
+    this.deciding = new Deciding(publisher.producerId());
   }
 
   /**
@@ -129,13 +127,19 @@ public final class Coordinator extends VerticleBase {
     vertx.setPeriodic(snapshots.interval().toMillis(), t -> writeSnapshot());
     // The snapshot is read and checked on a worker while the consumer finds the log's partitions and ends.
     var loading = snapshots.load(vertx, publisher.producerId());
+    deadLetters = new DeadLetters(bootstrapServers, publisher.producerId());
+    var copied = vertx.executeBlocking(() -> DeadLetters.copied(bootstrapServers, Duration.ofSeconds(30)))
+        .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
     var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
-    return Future.all(loading, assigning)
+    return Future.all(loading, assigning, copied)
         .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
               .collect(Collectors.toUnmodifiableSet());
+          if (group == null) {
+            transferPartitions(ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.TRANSFERS)).count());
+          }
           // Records flow only now: none may be folded before a snapshot's state is in place.
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
@@ -146,12 +150,19 @@ public final class Coordinator extends VerticleBase {
   /** Joins the coordinators' consumer group on the transfers topic. */
   private Future<?> joinGroup() {
     transfers = new TransferGroup(vertx, bootstrapServers, publisher.producerId(), group);
-    return transfers.join(partitions -> ownership = Ownership.group(partitions), this::onRecord,
+    return transfers.join(this::transferPartitions, this::onRecord,
         (partition, end) -> {
           if (ownership.assigned(partition, end)) {
             decidePartition(partition);
           }
         }, this::release);
+  }
+
+  /** The transfers topic has {@code count} partitions: the ones to watch, and who owns what in them. */
+  private void transferPartitions(long count) {
+    transferPartitions = java.util.stream.IntStream.range(0, (int) count)
+        .mapToObj(p -> new TopicPartition(Topics.TRANSFERS, p)).collect(Collectors.toUnmodifiableSet());
+    ownership = group == null ? Ownership.whole((int) count) : Ownership.group((int) count);
   }
 
   /** Takes over a snapshot's state and order, if it belongs to this log, and seeks past what it covers. */
@@ -184,13 +195,15 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
+    var closing = transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
+    return closing.andThen(done -> vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
   }
 
   private CoordinatorStatus status() {
     var counts = state.counts();
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
-        state.appliedCount(), malformed, counts.opaque(), counts.violations(), StateHash.of(state), ownership.owned(),
+        state.appliedCount(), malformed, poison.count(), counts.opaque(), counts.violations(), StateHash.of(state),
+        ownership.owned(),
         counts.transfers(), counts.inFlight(), counts.forgottenTransfers(), counts.lateOutcomes());
   }
 
@@ -207,38 +220,31 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void fold(KafkaConsumerRecord<String, Decoded> record) {
+    int transferPartition = record.topic().equals(Topics.TRANSFERS) ? record.partition() : -1;
+    var why = PoisonRecords.why(record.topic(), record.value());
+    why.ifPresent(reason -> {
+      poison.add(record.topic(), record.partition(), record.offset(), record.key(), record.value(), reason);
+      if (catchUp.isDone()) {
+        poison.flush(ownership);
+      }
+    });
     switch (record.value()) {
+      case null -> malformed++; // a tombstone: Kafka never calls the deserializer for a null value
       case Decoded.Event e -> {
-        state.apply(e.envelope());
-        settled(e.envelope().data());
-        if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r && ownership.owns(r.sourceNode())) {
-          decide(r);
-        } else if (catchUp.isDone() && record.topic().equals(Topics.NODES)) {
-          decisions.waitingDue(state, clock.instant()).forEach(this::act);
+        var envelope = e.envelope();
+        boolean redelivered = state.hasSeen(envelope.producer(), envelope.epoch(), envelope.sequence());
+        state.apply(envelope);
+        if (redelivered) {
+          return; // the fold did not apply it again, so nothing is decided on it again
         }
+        deciding.read(state, e.envelope().data(), transferPartition, catchUp.isDone(), ownership, clock.instant())
+            .forEach(this::act);
       }
-      case Decoded.Malformed m -> {
-        malformed++;
-        LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
-      }
+      case Decoded.Malformed m -> malformed++;
     }
-  }
-
-  /** Drops what the fold now answers from the sets that bridge the time until it does, so they stay small. */
-  private void settled(FleetEvent event) {
-    switch (event) {
-      case TransferDispatched d -> decisions.settled(d.transferId());
-      case TransferRejected r -> decisions.settled(r.transferId());
-      case TransferCompleted c -> ended(c.transferId());
-      case TransferFailed f -> ended(f.transferId());
-      case TransferTimedOut t -> ended(t.transferId());
-      default -> { } // node events and requests settle nothing here
+    if (transferPartition >= 0 && why.isPresent()) {
+      deciding.unreadable(state, record.value(), transferPartition, catchUp.isDone(), ownership).forEach(this::act);
     }
-  }
-
-  private void ended(String transferId) {
-    decisions.settled(transferId);
-    endings.ended(transferId);
   }
 
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */
@@ -246,7 +252,7 @@ public final class Coordinator extends VerticleBase {
     ownership.revoked(partition);
     for (TransferView t : state.inFlightTransfers()) {
       if (ownership.holds(partition, t.request().sourceNode())) {
-        ended(t.transferId()); // its end is now for the new owner to read
+        deciding.handedOver(t.transferId()); // its end is now for the new owner to read
       }
     }
   }
@@ -263,6 +269,13 @@ public final class Coordinator extends VerticleBase {
       }
       resume(t);
     }
+    takeUpOwned();
+  }
+
+  /** Answers the unreadable requests, and copies the poison, of the partitions this coordinator now owns. */
+  private void takeUpOwned() {
+    deciding.unreadableDue(state, ownership).forEach(this::act);
+    poison.flush(ownership);
   }
 
   private void decideIfCaughtUp() {
@@ -275,6 +288,7 @@ public final class Coordinator extends VerticleBase {
           resume(t);
         }
       }
+      takeUpOwned();
     }
   }
 
@@ -287,21 +301,24 @@ public final class Coordinator extends VerticleBase {
     if (transfer.status() == TransferStatus.REQUESTED) {
       decide(transfer.request());
     } else {
-      decisions.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
+      deciding.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
     }
   }
 
   private void decide(TransferRequested request) {
-    decisions.decide(state, request, clock.instant()).ifPresent(this::act);
+    deciding.decide(state, request, clock.instant()).ifPresent(this::act);
   }
 
   private void act(Decision.Action decision) {
     if (!owned(decision)) {
       LOG.info("not acting on {}: its partition went to another coordinator", decision);
+      if (decision instanceof Decision.Reject r) {
+        deciding.dropped(r);
+      }
       return;
     }
     switch (decision) {
-      case Decision.Reject r -> publish(r.event());
+      case Decision.Reject r -> publish(r.event(), r.partition());
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
       case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
     }
@@ -318,7 +335,8 @@ public final class Coordinator extends VerticleBase {
 
   private boolean owned(Decision.Action decision) {
     return switch (decision) {
-      case Decision.Reject r -> ownership.owns(r.event().sourceNode());
+      case Decision.Reject r -> r.partition() >= 0 ? ownership.ownsPartition(r.partition())
+          : ownership.owns(r.event().sourceNode());
       case Decision.Dispatch d -> ownership.owns(d.order().request().sourceNode());
       case Decision.AlreadyAnswered a -> true;
     };
@@ -328,42 +346,20 @@ public final class Coordinator extends VerticleBase {
     if (!catchUp.isDone()) {
       return;
     }
-    decisions.due(state, ownership::owns, clock.instant()).forEach(this::act);
+    deciding.due(state, ownership::owns, clock.instant()).forEach(this::act);
     long now = clock.millis();
-    nodesView.check(catchUp);
-    if (nodesView.ask(now)) {
-      consumer.endOffsets(nodePartitions)
-          .onComplete(ends -> nodesView.answer(ends.succeeded() ? ends.result() : null, clock.millis()));
-    }
-    endings.due(state, now, nodesView, ownership::owns).forEach(this::publish);
+    nodesView.probe(catchUp, now, () -> consumer.endOffsets(nodePartitions), clock::millis);
+    transfersView.probe(catchUp, now, () -> consumer.endOffsets(transferPartitions.stream()
+        .filter(tp -> ownership.ownsPartition(tp.getPartition())).collect(Collectors.toSet())), clock::millis);
+    deciding.endingsDue(state, now, nodesView, transfersView.readUntil(), ownership::owns).forEach(this::publish);
   }
 
   private Future<Void> publish(FleetEvent event) {
-    return Future.fromCompletionStage(publisher.publish(event, event.subject()), context).<Void>mapEmpty()
-        .onFailure(err -> unpublished(event, err));
+    return publish(event, -1);
   }
 
-  /**
-   * Publishing {@code event} failed. Refused by the full buffer, it is certainly not in Kafka: it is
-   * decided (or given) again at the next check. Any other failure leaves it unknown whether Kafka
-   * has it, so it is not repeated.
-   */
-  private void unpublished(FleetEvent event, Throwable err) {
-    boolean refused = KvfleetException.isBufferFull(err);
-    if (!refused) {
-      LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
-          err.toString());
-      return;
-    }
-    if (clock.millis() - lastRefusalWarning > 10_000) {
-      lastRefusalWarning = clock.millis();
-      LOG.warn("Kafka refused {} for {} (and may refuse more, said once in 10 s); deciding again: {}",
-          event.wireType(), event.subject(), err.getMessage());
-    }
-    switch (event) {
-      case TransferRejected r -> decisions.refused(r.transferId());
-      case TransferDispatched d -> decisions.refused(d.transferId());
-      default -> endings.unpublished(event);
-    }
+  private Future<Void> publish(FleetEvent event, int partition) {
+    return Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context).<Void>mapEmpty()
+        .onFailure(err -> deciding.unpublished(event, err, clock.millis()));
   }
 }

@@ -5,6 +5,8 @@ package io.kvfleet.control.coordinator;
  * what it could not read, the hash of its fleet state (which a replay of the same log matches) and
  * how many transfers it holds.
  *
+ * @param poison records it could not fold (tombstones, malformed, unreadable types, wrong topic), copied
+ *     to the dead-letter topic by the owner of their partition
  * @param heldTransfers transfers in its state: in flight, and ended within its keep-ended window
  * @param forgottenTransfers ended transfers it has forgotten (the log still has them)
  * @param lateOutcomes transfer ends that came after another producer had ended the transfer
@@ -14,6 +16,7 @@ public record CoordinatorStatus(
     boolean caughtUp,
     long applied,
     long malformed,
+    long poison,
     long opaque,
     long violations,
     String stateHash,

@@ -13,8 +13,15 @@ sealed interface Decision {
   /** A decision the coordinator acts on now. */
   sealed interface Action extends Decision {}
 
-  /** Refuse it: publish the rejection. */
-  record Reject(TransferRejected event) implements Action {}
+  /**
+   * Refuse it: publish the rejection, to transfer partition {@code partition} (where the request
+   * was) or, when negative, where its key puts it.
+   */
+  record Reject(TransferRejected event, int partition) implements Action {
+    Reject(TransferRejected event) {
+      this(event, -1);
+    }
+  }
 
   /** Run it: publish the dispatch, then send the order to the source node's agent. */
   record Dispatch(TransferDispatched event, TransferOrder order) implements Action {}

@@ -25,13 +25,27 @@ final class Decisions {
   /** Requests whose answer Kafka refused (the publisher's buffer was full). */
   private final Set<String> refused = new HashSet<>();
   private final WaitingRequests waiting = new WaitingRequests();
+  private final Answers answers;
 
   Decisions(TransferDecider decider) {
+    this(decider, new Answers());
+  }
+
+  /** Decisions whose rejections claim their ending in {@code answers}, shared with {@link Endings}. */
+  Decisions(TransferDecider decider, Answers answers) {
     this.decider = decider;
+    this.answers = answers;
   }
 
   /** What to do about {@code request} now; empty when it was decided already or waits for node events. */
   Optional<Decision.Action> decide(FleetState state, TransferRequested request, Instant now) {
+    if (decider.isDuplicate(state, request)) {
+      // answers the duplicate, not the transfer
+      return decider.decide(state, request, now) instanceof Decision.Action a ? Optional.of(a) : Optional.empty();
+    }
+    if (answers.endedHere(request.transferId())) {
+      return Optional.empty(); // ended here already (e.g. timed out) and not read back yet
+    }
     if (!decided.add(request.transferId())) {
       return Optional.empty();
     }
@@ -40,7 +54,7 @@ final class Decisions {
         waiting.add(request, wait, now);
         yield Optional.empty();
       }
-      case Decision.Action action -> Optional.of(answered(action));
+      case Decision.Action action -> answered(state, action);
     };
   }
 
@@ -59,11 +73,25 @@ final class Decisions {
     refused.add(transferId);
   }
 
+  /** Kafka refused the rejection of {@code transferId}: its ending is released and it is decided again. */
+  void rejectionRefused(String transferId) {
+    answers.released(transferId);
+    refused(transferId);
+  }
+
+  /** A rejection decided here is not published after all (its partition went elsewhere). */
+  void dropped(Decision.Reject reject) {
+    if (ends(reject)) {
+      answers.released(reject.event().transferId());
+    }
+    decided.remove(reject.event().transferId());
+  }
+
   /** Waiting requests that node events now explain, or whose grace ran out. */
   List<Decision.Action> waitingDue(FleetState state, Instant now) {
     List<Decision.Action> due = new ArrayList<>();
     if (!waiting.isEmpty()) {
-      waiting.retry(decider, state, now).forEach(d -> due.add(answered(d)));
+      waiting.retry(decider, state, now).forEach(d -> answered(state, d).ifPresent(due::add));
     }
     return due;
   }
@@ -90,10 +118,26 @@ final class Decisions {
     return decided.contains(transferId);
   }
 
-  private Decision.Action answered(Decision.Action decision) {
-    if (decision instanceof Decision.AlreadyAnswered a) {
-      decided.remove(a.transferId()); // nothing of a duplicate will be folded to settle it
+  /**
+   * What to act on: a rejection only once it has claimed the transfer's ending (another path may
+   * have ended it meanwhile), and a duplicate's rejection without claiming one (the ending is the
+   * duplicate's, not the first request's).
+   */
+  private Optional<Decision.Action> answered(FleetState state, Decision.Action decision) {
+    switch (decision) {
+      case Decision.AlreadyAnswered a -> decided.remove(a.transferId()); // nothing of it will be folded to settle it
+      case Decision.Reject r when ends(r) && !answers.claimEnd(state, r.event().transferId()) -> {
+        decided.remove(r.event().transferId());
+        return Optional.empty(); // ended by another path (a time-out, a peer's loss) first
+      }
+      case Decision.Reject r when !ends(r) -> decided.remove(r.event().transferId()); // the fold settles nothing
+      default -> { }
     }
-    return decision;
+    return Optional.of(decision);
+  }
+
+  /** Whether a rejection ends its transfer: all do but a duplicate's, which answers the duplicate request. */
+  private static boolean ends(Decision.Reject reject) {
+    return !reject.event().reason().equals(io.kvfleet.events.ReasonCodes.DUPLICATE_TRANSFER);
   }
 }

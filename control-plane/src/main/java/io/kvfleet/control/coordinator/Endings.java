@@ -37,12 +37,21 @@ final class Endings {
   static final long GONE_GRACE_MILLIS = 2_000;
 
   private final Set<String> lostAnnounced = new HashSet<>();
-  /** Transfers ended here whose end the fold has not read yet. */
-  private final Set<String> endedHere = new HashSet<>();
+  /** What has ended, shared with {@link Decisions}: a transfer is ended by one path only. */
+  private final Answers answers;
   /** Dispatched transfers with a gone peer, and when this coordinator first saw it gone. */
   private final Map<String, Long> goneSince = new HashMap<>();
   /** What Kafka refused at the last check, given again at the next. */
   private final List<FleetEvent> refused = new ArrayList<>();
+
+  Endings() {
+    this(new Answers());
+  }
+
+  /** Endings that claim each ending in {@code answers}, shared with the coordinator's {@link Decisions}. */
+  Endings(Answers answers) {
+    this.answers = answers;
+  }
 
   /**
    * The events to publish now, at wall time {@code now}, for the nodes {@code owns} accepts. A lease
@@ -50,6 +59,16 @@ final class Endings {
    * coordinator could not read yet is no silence.
    */
   List<FleetEvent> due(FleetState state, long now, NodesView seen, Predicate<String> owns) {
+    return due(state, now, seen, Long.MAX_VALUE, owns);
+  }
+
+  /**
+   * As {@link #due(FleetState, long, NodesView, Predicate)}, timing out only transfers whose
+   * deadline is before {@code transfersReadUntil}, the wall time before which this coordinator
+   * has folded everything in its transfer partitions: an agent's outcome that reached Kafka before
+   * the deadline is read before the transfer can time out.
+   */
+  List<FleetEvent> due(FleetState state, long now, NodesView seen, long transfersReadUntil, Predicate<String> owns) {
     List<FleetEvent> due = new ArrayList<>();
     for (FleetEvent event : refused) {
       boolean stillDue = switch (event) {
@@ -70,23 +89,24 @@ final class Endings {
             peer.lastHeartbeat().toEpochMilli()));
         for (TransferView t : state.inFlightTouching(peer.nodeId())) {
           if (owns.test(t.request().sourceNode())) { // else its owner ends it, through the gone-peer path
-            endOnce(t, ReasonCodes.PEER_LOST, peer.nodeId() + " epoch " + peer.epoch() + " missed its lease", due);
+            endOnce(state, t, ReasonCodes.PEER_LOST, peer.nodeId() + " epoch " + peer.epoch() + " missed its lease", due);
           }
         }
       }
     }
     for (TransferView t : state.inFlightTransfers()) {
       TransferRequested request = t.request();
-      if (!owns.test(request.sourceNode()) || endedHere.contains(t.transferId())) {
+      if (!owns.test(request.sourceNode()) || answers.ended(state, t.transferId())) {
         continue;
       }
       if (request.deadlineMillis() < now) {
-        endedHere.add(t.transferId());
-        due.add(new TransferTimedOut(t.transferId(), request.sourceNode(), request.deadlineMillis()));
+        if (request.deadlineMillis() < transfersReadUntil && answers.claimEnd(state, t.transferId())) {
+          due.add(new TransferTimedOut(t.transferId(), request.sourceNode(), request.deadlineMillis()));
+        }
       } else if (t.status() == TransferStatus.DISPATCHED) {
         gone(state, request).ifPresent(why -> {
           if (now - goneSince.computeIfAbsent(t.transferId(), id -> now) >= GONE_GRACE_MILLIS) {
-            endOnce(t, why.reason(), why.detail(), due);
+            endOnce(state, t, why.reason(), why.detail(), due);
           }
         });
       }
@@ -99,7 +119,7 @@ final class Endings {
    * to another coordinator (whose end this one may never read).
    */
   void ended(String transferId) {
-    endedHere.remove(transferId);
+    answers.readBack(transferId);
     goneSince.remove(transferId);
   }
 
@@ -119,7 +139,7 @@ final class Endings {
 
   /** How many transfers this holds bookkeeping for (ended here, or seen with a gone peer). */
   int remembered() {
-    return endedHere.size() + goneSince.size();
+    return answers.onTheirWay() + goneSince.size();
   }
 
   private record Gone(String reason, String detail) {}
@@ -146,8 +166,8 @@ final class Endings {
     };
   }
 
-  private void endOnce(TransferView t, String reason, String detail, List<FleetEvent> due) {
-    if (endedHere.add(t.transferId())) {
+  private void endOnce(FleetState state, TransferView t, String reason, String detail, List<FleetEvent> due) {
+    if (answers.claimEnd(state, t.transferId())) {
       due.add(new TransferFailed(t.transferId(), t.request().sourceNode(), reason, 0, detail));
     }
   }

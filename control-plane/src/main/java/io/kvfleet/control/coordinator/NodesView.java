@@ -1,7 +1,10 @@
 package io.kvfleet.control.coordinator;
 
+import io.vertx.core.Future;
 import io.vertx.kafka.client.common.TopicPartition;
 import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * How much of the node events the coordinator has seen: the wall time before which it has read
@@ -41,6 +44,22 @@ final class NodesView {
    */
   boolean outlived(long leaseEnd, long leaseMillis) {
     return readUntil != Long.MIN_VALUE && leaseEnd < readUntil && readUntil - watchedSince > leaseMillis;
+  }
+
+  /** The wall time before which everything in the watched partitions is folded; {@code Long.MIN_VALUE} before the first reading. */
+  long readUntil() {
+    return readUntil;
+  }
+
+  /**
+   * Moves the view on with what is {@code folded} and, when it is time, asks {@code ends} for the
+   * end offsets and takes the answer at {@code clock}'s time.
+   */
+  void probe(CatchUp folded, long now, Supplier<Future<Map<TopicPartition, Long>>> ends, LongSupplier clock) {
+    check(folded);
+    if (ask(now)) {
+      ends.get().onComplete(answer -> answer(answer.succeeded() ? answer.result() : null, clock.getAsLong()));
+    }
   }
 
   /** Whether to ask for the end offsets now; if so, the caller asks and reports with {@link #answer}. */

@@ -16,32 +16,52 @@ import org.apache.kafka.common.utils.Utils;
  */
 final class Ownership {
   private final int partitions;
+  private final boolean grouped;
   private final Map<Integer, Long> catchingUp = new HashMap<>();
   private final Map<Integer, Long> read = new HashMap<>();
   private final TreeSet<Integer> ready = new TreeSet<>();
 
-  private Ownership(int partitions) {
+  private Ownership(int partitions, boolean grouped) {
     this.partitions = partitions;
+    this.grouped = grouped;
   }
 
   /** A lone coordinator: it owns every transfer. */
   static Ownership whole() {
-    return new Ownership(0);
+    return new Ownership(0, false);
+  }
+
+  /** A lone coordinator over a transfers topic of {@code partitions} partitions (which tells a misrouted request). */
+  static Ownership whole(int partitions) {
+    return new Ownership(partitions, false);
   }
 
   /** A member of a group, over a transfers topic of {@code partitions} partitions. */
   static Ownership group(int partitions) {
-    return new Ownership(partitions);
+    return new Ownership(partitions, true);
   }
 
   /** Whether this coordinator decides for transfers from, and watches the lease of, {@code nodeId}. */
   boolean owns(String nodeId) {
-    return partitions == 0 || ready.contains(partitionOf(nodeId, partitions));
+    return !grouped || ready.contains(partitionOf(nodeId, partitions));
+  }
+
+  /**
+   * Whether this coordinator answers what is in partition {@code partition} of either fleet topic
+   * (a misrouted request, a record it cannot fold): the owner of that transfer partition does.
+   */
+  boolean ownsPartition(int partition) {
+    return !grouped || ready.contains(partition);
+  }
+
+  /** Whether a transfer record about {@code sourceNode} sits in another partition than its key hashes to. */
+  boolean misrouted(int partition, String sourceNode) {
+    return partitions > 0 && partition >= 0 && partitionOf(sourceNode, partitions) != partition;
   }
 
   /** Whether {@code nodeId}'s transfers are in partition {@code partition}. */
   boolean holds(int partition, String nodeId) {
-    return partitions == 0 || partitionOf(nodeId, partitions) == partition;
+    return !grouped || partitionOf(nodeId, partitions) == partition;
   }
 
   /** Kafka assigned {@code partition}, whose end was {@code end}; true when it is ready at once. */

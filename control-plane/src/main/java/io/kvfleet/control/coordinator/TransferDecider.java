@@ -1,6 +1,7 @@
 package io.kvfleet.control.coordinator;
 
 import static io.kvfleet.events.ReasonCodes.DEADLINE_PASSED;
+import static io.kvfleet.events.ReasonCodes.DUPLICATE_TRANSFER;
 import static io.kvfleet.events.ReasonCodes.NOT_EXPOSED;
 import static io.kvfleet.events.ReasonCodes.OUT_OF_BOUNDS;
 import static io.kvfleet.events.ReasonCodes.PEER_NOT_ALIVE;
@@ -50,10 +51,22 @@ final class TransferDecider {
 
   Decision decide(FleetState state, TransferRequested request, Instant now) {
     var known = state.transfer(request.transferId());
+    if (isDuplicate(state, request)) {
+      return reject(request, DUPLICATE_TRANSFER, "transfer id " + request.transferId()
+          + " is already used by a different request (" + known.orElseThrow().requestEventId() + ")");
+    }
     if (known.isPresent() && known.get().status() != TransferStatus.REQUESTED) {
       return new Decision.AlreadyAnswered(request.transferId());
     }
     return validate(state, request, now);
+  }
+
+  /**
+   * Whether {@code request} reuses the id of a transfer the state knows under a different request
+   * (a retry of the same request is no duplicate: it is answered by the first one's answer).
+   */
+  boolean isDuplicate(FleetState state, TransferRequested request) {
+    return state.transfer(request.transferId()).map(t -> !t.request().equals(request)).orElse(false);
   }
 
   /**

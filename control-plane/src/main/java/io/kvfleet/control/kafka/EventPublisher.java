@@ -71,14 +71,23 @@ public final class EventPublisher implements AutoCloseable {
    * Publishes an event; the future completes once Kafka has it durably, or fails at once with a
    * {@link KvfleetException} when {@code capacity} events are already waiting for Kafka.
    */
-  public synchronized CompletableFuture<Envelope> publish(FleetEvent event, String correlationId) {
+  public CompletableFuture<Envelope> publish(FleetEvent event, String correlationId) {
+    return publish(event, correlationId, -1);
+  }
+
+  /**
+   * Publishes an event to partition {@code partition} of its topic, or to the one its key's
+   * murmur2 hash picks when negative: an answer to a request goes where the request was, whatever
+   * partitioner its producer used.
+   */
+  public synchronized CompletableFuture<Envelope> publish(FleetEvent event, String correlationId, int partition) {
     var done = new CompletableFuture<Envelope>();
     if (waiting.get() >= capacity) {
       return CompletableFuture.failedFuture(bufferFull());
     }
     var envelope = Envelope.of(producerId, epoch, sequence + 1, clock.instant(), correlationId, event);
     try {
-      sender.execute(() -> send(envelope, done));
+      sender.execute(() -> send(envelope, partition < 0 ? null : partition, done));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(bufferFull());
     }
@@ -87,9 +96,10 @@ public final class EventPublisher implements AutoCloseable {
     return done;
   }
 
-  private void send(Envelope envelope, CompletableFuture<Envelope> done) {
+  private void send(Envelope envelope, Integer partition, CompletableFuture<Envelope> done) {
     try {
-      producer.send(new ProducerRecord<>(Topics.topicOf(envelope.data()), Topics.keyOf(envelope.data()), envelope),
+      producer.send(new ProducerRecord<>(Topics.topicOf(envelope.data()), partition, Topics.keyOf(envelope.data()),
+              envelope),
           (metadata, error) -> {
             waiting.decrementAndGet();
             if (error == null) {

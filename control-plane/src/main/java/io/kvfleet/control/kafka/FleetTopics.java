@@ -15,7 +15,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** Creates the fleet topics on a broker (idempotently). */
+/** Creates the fleet topics, and the dead-letter topic beside them, on a broker (idempotently). */
 public final class FleetTopics {
   /** Partitions per fleet topic: keyed by node, so this bounds coordinator parallelism. */
   public static final int PARTITIONS = 3;
@@ -34,7 +34,7 @@ public final class FleetTopics {
 
   /** Creates every fleet topic that does not exist yet, with the given replication factor. */
   public static void ensure(String bootstrapServers, short replicationFactor) {
-    ensure(bootstrapServers, replicationFactor, Topics.ALL);
+    ensure(bootstrapServers, replicationFactor, List.of(Topics.NODES, Topics.TRANSFERS, Topics.DEADLETTER));
   }
 
   /**

@@ -74,6 +74,11 @@ class BadRecordsIT {
   }
 
   static CoordinatorStatus status(String coordinatorId) {
+    return statusOf(vertx, coordinatorId);
+  }
+
+  /** The status {@code coordinatorId}, deployed on {@code vertx}, reports. */
+  static CoordinatorStatus statusOf(Vertx vertx, String coordinatorId) {
     try {
       var reply = vertx.eventBus().<String>request(CoordinatorStatus.address(coordinatorId), "")
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

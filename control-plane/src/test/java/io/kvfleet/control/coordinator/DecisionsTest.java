@@ -73,6 +73,36 @@ class DecisionsTest {
   }
 
   @Test
+  void aDifferentRequestUnderAUsedIdIsRejectedAsADuplicateWithoutEndingTheFirst() {
+    assertThat(decisions.decide(state, request, NOW)).containsInstanceOf(Decision.Dispatch.class);
+    var other = request("t1", 3, 4, range(PAGE, PAGE, PAGE));
+    given(other);
+
+    assertThat(decisions.decide(state, other, NOW)).get().isInstanceOfSatisfying(Decision.Reject.class,
+        r -> assertThat(r.event().reason()).isEqualTo(ReasonCodes.DUPLICATE_TRANSFER));
+    assertThat(decisions.isDecided("t1")).as("the first's dispatch is still on its way").isTrue();
+    given(new TransferDispatched("t1", "prefill-0", "coordinator-t"),
+        new io.kvfleet.events.TransferRejected("t1", "prefill-0", ReasonCodes.DUPLICATE_TRANSFER, "dup"));
+    assertThat(state.transfer("t1").orElseThrow().status()).as("the duplicate's rejection ends nothing")
+        .isEqualTo(io.kvfleet.events.state.TransferStatus.DISPATCHED);
+  }
+
+  @Test
+  void aRequestWhoseDeadlinePassedIsRejectedOrTimedOutNeverBoth() {
+    var answers = new Answers();
+    var shared = new Decisions(new TransferDecider("coordinator-t"), answers);
+    var endings = new Endings(answers);
+    var late = request("t-late", 3, 4, range(0, PAGE, PAGE));
+    var passed = NOW.plusSeconds(11); // past its deadline (NOW + 10 s)
+    given(late);
+
+    assertThat(shared.decide(state, late, passed)).get().isInstanceOfSatisfying(Decision.Reject.class,
+        r -> assertThat(r.event().reason()).isEqualTo(ReasonCodes.DEADLINE_PASSED));
+    assertThat(endings.due(state, passed.toEpochMilli(), NodesView.watched(0, passed.toEpochMilli()), n -> true))
+        .as("its rejection is on its way: no time-out").noneMatch(e -> e.subject().equals("t-late"));
+  }
+
+  @Test
   void answersAWaitingRequestWithItsReasonOnceTheGraceRunsOut() {
     var unknown = request("t2", 3, 9, range(0, 0, PAGE));
     assertThat(decisions.decide(state, unknown, NOW)).as("decode-0 epoch 9 may be about to join").isEmpty();

@@ -164,6 +164,18 @@ class EndingsTest {
   }
 
   @Test
+  void timesOutOnlyOnceItHasReadItsTransferPartitionsPastTheDeadline() {
+    apply("router", 1, request("t-short", T0.plusMillis(500)));
+    long late = T0.plusSeconds(1).toEpochMilli();
+    var watched = NodesView.watched(T0.toEpochMilli(), late);
+
+    assertThat(endings.due(state, late, watched, T0.plusMillis(400).toEpochMilli(), node -> true))
+        .as("an outcome that reached Kafka before the deadline may still be unread").isEmpty();
+    assertThat(endings.due(state, late, watched, T0.plusMillis(600).toEpochMilli(), node -> true))
+        .singleElement().isInstanceOf(TransferTimedOut.class);
+  }
+
+  @Test
   void judgesALeaseOnlyWithinWhatItHasWatchedOfTheNodeEvents() {
     long afterLease = T0.plusMillis(LEASE + 1).toEpochMilli();
     long leaseEnd = T0.plusMillis(LEASE).toEpochMilli();

@@ -25,6 +25,11 @@ public final class RawRecords implements AutoCloseable {
     producer.send(new ProducerRecord<>(topic, key, value)).get();
   }
 
+  /** Sends to {@code partition} explicitly, as a producer with another partitioner than murmur2 might, and answers the offset; a null value is a tombstone. */
+  public long send(String topic, int partition, String key, byte[] value) throws Exception {
+    return producer.send(new ProducerRecord<>(topic, partition, key, value)).get().offset();
+  }
+
   public void send(String topic, String key, String value) throws Exception {
     send(topic, key, value.getBytes(StandardCharsets.UTF_8));
   }

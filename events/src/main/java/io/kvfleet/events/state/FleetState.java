@@ -43,7 +43,7 @@ public final class FleetState {
    * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
    * snapshots written by an older fold are replayed from the log instead of trusted.
    */
-  public static final int FOLD_VERSION = 4;
+  public static final int FOLD_VERSION = 5;
 
   /**
    * How many registration failures, skips, decisions, stale registrations and violations a fold

@@ -1,5 +1,6 @@
 package io.kvfleet.events.state;
 
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferRequested;
 import java.time.Instant;
@@ -114,6 +115,13 @@ final class Transfers {
   }
 
   void rejected(String transferId, String reason, String detail, Applying at) {
+    if (reason.equals(ReasonCodes.DUPLICATE_TRANSFER) && views.containsKey(transferId)) {
+      return; // answers a later request that reused the id: the transfer itself goes on, and is not ended twice
+    }
+    if (!views.containsKey(transferId)
+        && (reason.equals(ReasonCodes.SCHEMA_UNSUPPORTED) || reason.equals(ReasonCodes.INVALID_REQUEST))) {
+      return; // answers a request this fold could not read, so never held: nothing to end
+    }
     TransferView view = requested(transferId, "rejected", at).orElse(null);
     if (view == null || !end(view, TransferStatus.REJECTED, reason, detail, 0, at)) {
       return;

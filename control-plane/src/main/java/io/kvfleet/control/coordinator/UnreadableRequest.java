@@ -1,0 +1,56 @@
+package io.kvfleet.control.coordinator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kvfleet.events.EventType;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.codec.Decoded;
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * A transfer request this build cannot read whose transfer id and source node still are: a newer
+ * schema version ({@code SCHEMA_UNSUPPORTED}), or data a known version refuses, such as a
+ * zero-length range ({@code INVALID_REQUEST}). It is answered with a rejection, so even it has one
+ * ending. Pure.
+ */
+final class UnreadableRequest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final String REQUESTED = EventType.TRANSFER_REQUESTED.wireName();
+
+  private UnreadableRequest() {}
+
+  /** The rejection that answers {@code decoded}, if it is a transfer request whose id is readable. */
+  static Optional<TransferRejected> answer(Decoded decoded) {
+    return switch (decoded) {
+      case Decoded.Event e when e.envelope().data() instanceof OpaqueEvent o && o.wireType().equals(REQUESTED) ->
+          parse(o.rawData()).flatMap(data -> rejection(data, ReasonCodes.SCHEMA_UNSUPPORTED, "schema version "
+              + o.schemaVersion() + " of " + REQUESTED + " is newer than this build reads ("
+              + EventType.TRANSFER_REQUESTED.schemaVersion() + ")"));
+      case Decoded.Event e -> Optional.empty();
+      case Decoded.Malformed m -> parse(new String(m.raw(), java.nio.charset.StandardCharsets.UTF_8))
+          .filter(root -> REQUESTED.equals(root.path("type").asText()))
+          .flatMap(root -> rejection(root.path("data"), ReasonCodes.INVALID_REQUEST, m.reason()));
+    };
+  }
+
+  private static Optional<TransferRejected> rejection(JsonNode data, String reason, String detail) {
+    JsonNode id = data.path("transferId");
+    JsonNode source = data.path("sourceNode");
+    if (!id.isTextual() || id.textValue().isEmpty() || !source.isTextual()) {
+      return Optional.empty();
+    }
+    return Optional.of(new TransferRejected(id.textValue(), source.textValue(), reason, detail));
+  }
+
+  private static Optional<JsonNode> parse(String json) {
+    try {
+      JsonNode node = MAPPER.readTree(json);
+      return node == null || !node.isObject() ? Optional.empty() : Optional.of(node);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package io.kvfleet.control.kafka;
+
+import io.kvfleet.events.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Copies records a consumer could not fold to {@link Topics#DEADLETTER}: the record's key and
+ * bytes as they were, with headers naming where it was and why ({@link #TOPIC}, {@link #PARTITION},
+ * {@link #OFFSET}, {@link #REASON}), keyed {@code topic-partition@offset} so a copy is found again.
+ * Thread-safe (Kafka's producer is).
+ */
+public final class DeadLetters implements AutoCloseable {
+  /** Header: the topic the record was in. */
+  public static final String TOPIC = "kvfleet.dlq.topic";
+  /** Header: its partition, in decimal. */
+  public static final String PARTITION = "kvfleet.dlq.partition";
+  /** Header: its offset, in decimal. */
+  public static final String OFFSET = "kvfleet.dlq.offset";
+  /** Header: why it could not be folded. */
+  public static final String REASON = "kvfleet.dlq.reason";
+
+  private final KafkaProducer<String, byte[]> producer;
+  /** Sends off the caller's thread: a send may wait for the topic's metadata. */
+  private final java.util.concurrent.ExecutorService sender = java.util.concurrent.Executors.newSingleThreadExecutor(
+      Thread.ofPlatform().name("kvfleet-deadletter").daemon().factory());
+
+  public DeadLetters(String bootstrapServers, String producerId) {
+    var config = new java.util.HashMap<>(EventPublisher.producerConfig(bootstrapServers, producerId + "-deadletter"));
+    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  /** The key of the copy of the record at {@code offset} of {@code topic}-{@code partition}. */
+  public static String keyOf(String topic, int partition, long offset) {
+    return topic + "-" + partition + "@" + offset;
+  }
+
+  /** Copies a record (its value may be null: a tombstone) with {@code reason}; Kafka's answer is not awaited. */
+  public void copy(String topic, int partition, long offset, String key, byte[] value, String reason) {
+    List<Header> headers = List.of(
+        header(TOPIC, topic), header(PARTITION, Integer.toString(partition)), header(OFFSET, Long.toString(offset)),
+        header(REASON, reason), header("kvfleet.dlq.key", key == null ? "" : key));
+    var copy = new ProducerRecord<>(Topics.DEADLETTER, null, keyOf(topic, partition, offset), value, headers);
+    sender.execute(() -> producer.send(copy));
+  }
+
+  /**
+   * The keys of every copy already in the dead-letter topic (read to its end; blocking, up to
+   * {@code wait}), so a restarted coordinator does not copy a record twice.
+   */
+  public static Set<String> copied(String bootstrapServers, Duration wait) {
+    Set<String> keys = new HashSet<>();
+    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var partitions = consumer.partitionsFor(Topics.DEADLETTER, wait).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      var ends = consumer.endOffsets(partitions, wait);
+      long until = System.nanoTime() + wait.toNanos();
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp)) && System.nanoTime() < until) {
+        consumer.poll(Duration.ofMillis(200))
+            .forEach(r -> keys.add(r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8)));
+      }
+    }
+    return keys;
+  }
+
+  @Override
+  public void close() {
+    sender.shutdown();
+    try {
+      sender.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(10));
+  }
+
+  private static Header header(String name, String value) {
+    return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,90 @@
+package io.kvfleet.control.coordinator;
+
+import static io.kvfleet.control.coordinator.TransferDeciderTest.range;
+import static io.kvfleet.control.coordinator.TransferDeciderTest.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.state.FleetState;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the coordinator answers for requests it reads: misrouted, unreadable, past their deadline. */
+class DecidingTest {
+  private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+  private static final int PARTITIONS = 3;
+  private final Deciding deciding = new Deciding("coordinator-t");
+  private final FleetState state = new FleetState();
+  private final Ownership whole = Ownership.whole(PARTITIONS);
+  private long sequence;
+
+  @Test
+  void rejectsARequestInAnotherPartitionThanItsKeyPicksIntoThePartitionItIsIn() {
+    var request = request("t1", 1, 1, range(0, 0, 4096));
+    int wrong = (Ownership.partitionOf("prefill-0", PARTITIONS) + 1) % PARTITIONS;
+
+    var decisions = read(request, wrong, whole);
+
+    assertThat(decisions).singleElement().isInstanceOfSatisfying(Decision.Reject.class, r -> {
+      assertThat(r.event().reason()).isEqualTo(ReasonCodes.MISROUTED);
+      assertThat(r.partition()).isEqualTo(wrong);
+    });
+    assertThat(deciding.endingsDue(state, NOW.plusSeconds(60).toEpochMilli(), NodesView.watched(0, Long.MAX_VALUE / 2),
+        n -> true)).as("ended once: no time-out follows").isEmpty();
+  }
+
+  @Test
+  void leavesAMisroutedRequestToTheOwnerOfThePartitionItIsIn() {
+    var group = Ownership.group(PARTITIONS); // owns nothing yet
+    int wrong = (Ownership.partitionOf("prefill-0", PARTITIONS) + 1) % PARTITIONS;
+    assertThat(read(request("t1", 1, 1, range(0, 0, 4096)), wrong, group)).isEmpty();
+  }
+
+  @Test
+  void answersAnUnreadableRequestOnceItDecidesAndNotAgainOnceItsRejectionIsRead() {
+    var rejection = new TransferRejected("t-future", "prefill-0", ReasonCodes.SCHEMA_UNSUPPORTED, "version 9");
+    assertThat(deciding.unreadable(state, rejection, 0, false, whole)).as("still catching up").isEmpty();
+
+    assertThat(deciding.unreadableDue(state, whole)).singleElement()
+        .isInstanceOfSatisfying(Decision.Reject.class, r -> assertThat(r.event()).isEqualTo(rejection));
+    assertThat(deciding.unreadableDue(state, whole)).as("once").isEmpty();
+
+    var restarted = new Deciding("coordinator-t");
+    restarted.unreadable(state, rejection, 0, false, whole);
+    given(rejection);
+    restarted.read(state, rejection, 0, false, whole, NOW);
+    assertThat(restarted.unreadableDue(state, whole)).as("a restart read its answer in catch-up").isEmpty();
+  }
+
+  @Test
+  void aDuplicatesRejectionReadBackLeavesTheFirstTransfersEndingClaimed() {
+    var first = request("t1", 1, 1, range(0, 0, 4096));
+    given(first);
+    var passed = NOW.plusSeconds(11); // past the deadline (NOW + 10 s)
+    assertThat(deciding.endingsDue(state, passed.toEpochMilli(), NodesView.watched(0, passed.toEpochMilli()), n -> true))
+        .singleElement().extracting(FleetEvent::wireType).isEqualTo("io.kvfleet.transfer.timed_out");
+
+    var duplicate = new TransferRejected("t1", "prefill-0", ReasonCodes.DUPLICATE_TRANSFER, "other pages");
+    given(duplicate);
+    deciding.read(state, duplicate, 0, true, whole, passed);
+
+    assertThat(deciding.ended(state, "t1")).as("its time-out is still on its way").isTrue();
+    assertThat(deciding.endingsDue(state, passed.toEpochMilli() + 200, NodesView.watched(0, passed.toEpochMilli()),
+        n -> true)).isEmpty();
+  }
+
+  private List<Decision.Action> read(TransferRequested request, int partition, Ownership ownership) {
+    given(request);
+    return deciding.read(state, request, partition, true, ownership, NOW);
+  }
+
+  private void given(FleetEvent event) {
+    sequence++;
+    state.apply(new Envelope("e" + sequence, "test", 1, sequence, NOW.minusSeconds(5), "", event));
+  }
+}

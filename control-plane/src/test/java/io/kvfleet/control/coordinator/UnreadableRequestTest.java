@@ -1,0 +1,51 @@
+package io.kvfleet.control.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EventCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** A transfer request this build cannot read is answered when its id is readable, and only then. */
+class UnreadableRequestTest {
+  private static final String DATA = "{\"transferId\":\"t9\",\"sourceNode\":\"prefill-0\",\"ranges\":[]}";
+
+  @Test
+  void aNewerSchemaVersionIsSchemaUnsupported() {
+    var opaque = new OpaqueEvent("prefill-0", "t9", "io.kvfleet.transfer.requested", 7, DATA);
+    var decoded = new Decoded.Event(Envelope.of("router", 1, 1, Instant.EPOCH, "", opaque));
+
+    assertThat(UnreadableRequest.answer(decoded)).get().satisfies(r -> {
+      assertThat(r.transferId()).isEqualTo("t9");
+      assertThat(r.sourceNode()).isEqualTo("prefill-0");
+      assertThat(r.reason()).isEqualTo(ReasonCodes.SCHEMA_UNSUPPORTED);
+    });
+  }
+
+  @Test
+  void dataItsVersionRefusesIsAnInvalidRequestWithTheCodecsReason() {
+    String doc = "{\"specversion\":\"1.0\",\"type\":\"io.kvfleet.transfer.requested\",\"data\":" + DATA + "}";
+    var decoded = new EventCodec().decode(doc.getBytes(StandardCharsets.UTF_8));
+    assertThat(decoded).isInstanceOf(Decoded.Malformed.class);
+
+    assertThat(UnreadableRequest.answer(decoded)).get().satisfies(r -> {
+      assertThat(r.reason()).isEqualTo(ReasonCodes.INVALID_REQUEST);
+      assertThat(r.detail()).isEqualTo(((Decoded.Malformed) decoded).reason());
+    });
+  }
+
+  @Test
+  void nothingWithoutAReadableIdOrForAnotherType() {
+    var noId = new OpaqueEvent("", "", "io.kvfleet.transfer.requested", 7, "{\"sourceNode\":\"prefill-0\"}");
+    var other = new OpaqueEvent("", "", "io.kvfleet.transfer.teleported", 1, DATA);
+    assertThat(UnreadableRequest.answer(new Decoded.Event(Envelope.of("r", 1, 1, Instant.EPOCH, "", noId)))).isEmpty();
+    assertThat(UnreadableRequest.answer(new Decoded.Event(Envelope.of("r", 1, 2, Instant.EPOCH, "", other)))).isEmpty();
+    assertThat(UnreadableRequest.answer(new Decoded.Malformed("not JSON", "{x".getBytes(StandardCharsets.UTF_8))))
+        .isEmpty();
+  }
+}
