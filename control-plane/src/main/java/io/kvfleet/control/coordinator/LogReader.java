@@ -22,12 +22,23 @@ final class LogReader {
         "isolation.level", "read_committed");
   }
 
-  /** A member of the coordinators' consumer group: reads every partition it gets from the start. */
+  /**
+   * A member of the coordinators' consumer group: reads every partition it gets from the start. It
+   * is a static member named by its coordinator id, so a coordinator that restarts (after a crash
+   * too) takes its partitions back at once instead of leaving them with nobody until the dead
+   * member's session ran out; one that stays down gives them up after {@link #GROUP_SESSION}.
+   */
   static Map<String, String> groupConfig(String bootstrapServers, String clientId, String groupId) {
     var config = new HashMap<>(config(bootstrapServers, clientId + "-transfers"));
     config.put("group.id", groupId);
+    config.put("group.instance.id", clientId);
+    config.put("session.timeout.ms", Long.toString(GROUP_SESSION.toMillis()));
+    config.put("heartbeat.interval.ms", Long.toString(GROUP_SESSION.toMillis() / 6));
     return config;
   }
+
+  /** How long a silent group member keeps its partitions: the broker's smallest session by default. */
+  static final java.time.Duration GROUP_SESSION = java.time.Duration.ofSeconds(6);
 
   /**
    * Assigns every partition of {@code topics} (no consumer group: reading starts at the earliest
