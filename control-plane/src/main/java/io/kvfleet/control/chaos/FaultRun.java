@@ -115,7 +115,8 @@ public final class FaultRun {
         tally.lateOutcomes(), tally.lost(acknowledged), anomalies.count(AnomalyKind.DUPLICATE),
         anomalies.count(AnomalyKind.SEQUENCE_GAP), anomalies.count(AnomalyKind.VIOLATION), tally.bytesAfterFailure(),
         stalled(tally), detections(tally), poison.count(), deadLettered, List.copyOf(restarts),
-        tally.examples(5));
+        java.util.stream.Stream.concat(poison.unendedIds(tally).stream(), tally.examples(5).stream()).toList(),
+        tally.verdictsAfterReport());
   }
 
   /** Requests made in the second after a restarted peer was back until the next fault that timed out. */

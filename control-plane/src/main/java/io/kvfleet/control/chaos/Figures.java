@@ -24,11 +24,12 @@ import java.util.List;
  * @param poison poison records written; {@code deadLettered} of them reached the dead-letter topic
  * @param restarts how long each restarted process took to be ready
  * @param examples a few transfers that broke the promise, with their endings
+ * @param verdictsAfterReport late outcomes where a coordinator's verdict came after the source's report
  */
 public record Figures(String scenario, long requests, long acknowledged, long refused, long endedOnce, long unended,
     long endedTwice, long lateOutcomes, long lost, long duplicates, long gaps, long violations,
     long bytesAfterFailure, long stalled, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts,
-    List<String> examples) {
+    List<String> examples, long verdictsAfterReport) {
 
   /** Whether the promise held: one ending each, nothing lost, doubled or moved after a failure, all poison dead-lettered. */
   public boolean held() {
@@ -40,7 +41,8 @@ public record Figures(String scenario, long requests, long acknowledged, long re
   public String describe() {
     return "%s: %s%n  requests %d (acknowledged %d, refused by the router while Kafka was away %d), ended once %d,"
         .formatted(scenario, held() ? "HELD" : "BROKEN", requests, acknowledged, refused, endedOnce)
-        + " unended %d, ended twice or more %d, late outcomes %d%n".formatted(unended, endedTwice, lateOutcomes)
+        + " unended %d, ended twice or more %d, late outcomes %d (a verdict after the agent's report: %d)%n"
+            .formatted(unended, endedTwice, lateOutcomes, verdictsAfterReport)
         + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes moved after a failure %d,"
             .formatted(lost, duplicates, gaps, violations, bytesAfterFailure)
         + " timed out after the peer was back %d%n".formatted(stalled)

@@ -46,6 +46,10 @@ final class Poison {
       return positions.size();
     }
 
+    List<String> unendedIds(Tally tally) {
+      return requests.stream().filter(id -> tally.endings(id) == 0).map(id -> id + ": no ending").toList();
+    }
+
     long unended(Tally tally) {
       return requests.stream().filter(id -> tally.endings(id) == 0).count();
     }

@@ -65,20 +65,26 @@ final class Tally {
   }
 
   long endedOnce() {
-    return sources.keySet().stream().filter(id -> fleetEndings(id) == 1).count();
+    return sources.keySet().stream().filter(id -> !list(id).isEmpty() && !endedTwice(id)).count();
   }
 
   long unended() {
-    return sources.keySet().stream().filter(id -> fleetEndings(id) == 0).count();
+    return sources.keySet().stream().filter(id -> list(id).isEmpty()).count();
   }
 
   long endedTwiceOrMore() {
-    return sources.keySet().stream().filter(id -> fleetEndings(id) > 1).count();
+    return sources.keySet().stream().filter(this::endedTwice).count();
   }
 
-  /** Agent reports that came after a coordinator had already ended the transfer. */
+  /** Transfers that both sides ended: the source's report and a coordinator's verdict raced (the first is kept). */
   long lateOutcomes() {
-    return sources.keySet().stream().mapToLong(id -> list(id).size() - fleetEndings(id)).sum();
+    return sources.keySet().stream().filter(id -> byAgent(id) == 1 && byCoordinators(id) == 1).count();
+  }
+
+  /** Of {@link #lateOutcomes}, those where the coordinator's verdict came after the source's own report. */
+  long verdictsAfterReport() {
+    return sources.keySet().stream().filter(id -> byAgent(id) == 1 && byCoordinators(id) == 1
+        && list(id).getFirst().producer().equals(sources.get(id))).count();
   }
 
   /** Bytes the source reported moved by a completion later than a failure the fleet had published. */
@@ -95,7 +101,7 @@ final class Tally {
 
   /** Up to {@code limit} transfers without exactly one ending, each with its endings, for a postmortem. */
   List<String> examples(int limit) {
-    return sources.keySet().stream().filter(id -> fleetEndings(id) != 1).sorted().limit(limit)
+    return sources.keySet().stream().filter(id -> list(id).isEmpty() || endedTwice(id)).sorted().limit(limit)
         .map(id -> id + ": " + (list(id).isEmpty() ? "no ending" : String.join(", ", list(id).stream()
             .map(e -> (e.completed() ? "completed" : e.timedOut() ? "timed out" : "failed/rejected")
                 + " by " + e.producer() + " at " + e.time()).toList())))
@@ -108,27 +114,20 @@ final class Tally {
   }
 
   /**
-   * The endings that count: the first one, and every later one except an agent's report after a
-   * coordinator's verdict (or a coordinator's verdict after the agent's report: both are the race
-   * the fold calls a late outcome only when they come from the two sides).
+   * Ended twice: two endings from the coordinator side, or two from the source's agent. One of each
+   * is the race the fold calls a late outcome (an agent's report and a coordinator's time-out or
+   * peer verdict), which the promise allows: exactly one ending from the coordinator side.
    */
-  private int fleetEndings(String id) {
-    var list = list(id);
-    if (list.isEmpty()) {
-      return 0;
-    }
-    String source = sources.get(id);
-    boolean firstByAgent = list.getFirst().producer().equals(source);
-    int counted = 1;
-    for (var later : list.subList(1, list.size())) {
-      boolean byAgent = later.producer().equals(source);
-      if (byAgent == firstByAgent) {
-        counted++; // the same side ended it twice
-      } else if (firstByAgent) {
-        counted++; // a coordinator ended what its agent had already ended: a second verdict
-      }
-    }
-    return counted;
+  private boolean endedTwice(String id) {
+    return byCoordinators(id) > 1 || byAgent(id) > 1;
+  }
+
+  private long byAgent(String id) {
+    return list(id).stream().filter(e -> e.producer().equals(sources.get(id))).count();
+  }
+
+  private long byCoordinators(String id) {
+    return list(id).size() - byAgent(id);
   }
 
   /** Every ending the log holds for {@code id}, from any side (also for a request this build could not read). */
