@@ -28,6 +28,8 @@ final class CoordinatorCommand implements Callable<Integer> {
       + "group, partitioned by source node (default: this coordinator decides every transfer)")
   String group;
 
+  @Mixin OpsCliOptions ops;
+
   @Spec CommandSpec spec;
 
   @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
@@ -64,9 +66,12 @@ final class CoordinatorCommand implements Callable<Integer> {
     if (snapshotDir != null) {
       coordinator.withSnapshots(new SnapshotStore(snapshotDir), java.time.Duration.ofSeconds(30), snapshotEvery);
     }
-    vertx.deployVerticle(coordinator)
+    var opsServer = new io.kvfleet.control.ops.OpsServer(ops.options(), io.kvfleet.control.ops.OpsMetrics.registry());
+    vertx.deployVerticle(coordinator.withWatcher(opsServer))
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
+    System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
+        + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));
     System.out.println("kvfleet-coordinator=ready");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {

@@ -48,6 +48,8 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
   short replicationFactor;
 
+  @picocli.CommandLine.Mixin OpsCliOptions ops;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -79,8 +81,10 @@ final class DemoCommand implements Callable<Integer> {
             + " duplicate until it forgets the first (%d min after it ended). Use a new --data-dir for a clean run.%n",
             tail.recordsBefore(), Coordinator.DEFAULT_KEEP_ENDED.toMinutes());
       }
-      try (var fleet = new DemoFleet(bootstrapServers)) {
+      try (var fleet = new DemoFleet(bootstrapServers, ops.options())) {
         fleet.start(rate);
+        fleet.dashboardUrl().ifPresent(url -> System.out.println("kvfleet demo: dashboard and API at " + url
+            + (duration == null ? " (until Ctrl-C)" : " for " + duration.toSeconds() + " s")));
         if (crashNode != null) {
           fleet.crashLater(crashNode, crashAfter);
         }

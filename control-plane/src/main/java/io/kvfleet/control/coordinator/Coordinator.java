@@ -80,6 +80,7 @@ public final class Coordinator extends VerticleBase {
   private String group;
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
+  private FoldWatcher watcher = FoldWatcher.NONE;
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
     this.bootstrapServers = bootstrapServers;
@@ -106,6 +107,12 @@ public final class Coordinator extends VerticleBase {
     return this;
   }
 
+  /** Shows every record folded to {@code foldWatcher} (the ops API and metrics); call before deploying. */
+  public Coordinator withWatcher(FoldWatcher foldWatcher) {
+    this.watcher = foldWatcher;
+    return this;
+  }
+
   /** Starts from the newest valid snapshot in {@code store} and writes new ones as it goes; call before deploying. */
   public Coordinator withSnapshots(SnapshotStore store, Duration interval, long everyEvents) {
     this.snapshots = new Snapshotting(store, interval, everyEvents);
@@ -125,7 +132,8 @@ public final class Coordinator extends VerticleBase {
     // The snapshot is read and checked on a worker while the consumer finds the log's partitions and ends.
     var loading = snapshots.load(vertx, publisher.producerId());
     var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
-    return Future.all(loading, assigning)
+    var watching = watcher.started(vertx, new View());
+    return Future.all(loading, assigning, watching)
         .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
@@ -179,7 +187,8 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
+    var closing = transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
+    return Future.all(closing, watcher.stopped());
   }
 
   private CoordinatorStatus status() {
@@ -204,8 +213,11 @@ public final class Coordinator extends VerticleBase {
   private void fold(KafkaConsumerRecord<String, Decoded> record) {
     switch (record.value()) {
       case Decoded.Event e -> {
-        state.apply(e.envelope());
-        settled(e.envelope().data());
+        var envelope = e.envelope();
+        boolean redelivered = state.hasSeen(envelope.producer(), envelope.epoch(), envelope.sequence());
+        state.apply(envelope);
+        settled(envelope.data());
+        watcher.folded(LogReader.logRecord(record), state, redelivered);
         if (catchUp.isDone() && e.envelope().data() instanceof TransferRequested r && ownership.owns(r.sourceNode())) {
           decide(r);
         } else if (catchUp.isDone() && record.topic().equals(Topics.NODES)) {
@@ -214,6 +226,7 @@ public final class Coordinator extends VerticleBase {
       }
       case Decoded.Malformed m -> {
         malformed++;
+        watcher.folded(LogReader.logRecord(record), state, false);
         LOG.warn("malformed record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), m.reason());
       }
     }
@@ -361,6 +374,40 @@ public final class Coordinator extends VerticleBase {
       case TransferRejected r -> decisions.refused(r.transferId());
       case TransferDispatched d -> decisions.refused(d.transferId());
       default -> endings.unpublished(event);
+    }
+  }
+
+  /** What the watcher reads: this coordinator, on its event loop. */
+  private final class View implements CoordinatorView {
+    @Override
+    public FleetState state() {
+      return state;
+    }
+
+    @Override
+    public CoordinatorStatus status() {
+      return Coordinator.this.status();
+    }
+
+    @Override
+    public FoldPosition position() {
+      return Coordinator.this.position();
+    }
+
+    @Override
+    public Future<Map<String, Long>> endOffsets() {
+      return consumer.assignment().compose(consumer::endOffsets).map(ends -> ends.entrySet().stream()
+          .collect(Collectors.toMap(e -> e.getKey().getTopic() + "-" + e.getKey().getPartition(), Map.Entry::getValue)));
+    }
+
+    @Override
+    public int publisherWaiting() {
+      return publisher.waiting();
+    }
+
+    @Override
+    public int publisherCapacity() {
+      return publisher.capacity();
     }
   }
 }

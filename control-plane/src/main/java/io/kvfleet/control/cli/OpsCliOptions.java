@@ -1,0 +1,28 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.ops.ApiToken;
+import io.kvfleet.control.ops.OpsOptions;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The coordinator's ops API, dashboard and {@code /metrics}: where, and behind which token. */
+final class OpsCliOptions {
+  @Option(names = "--api-port", defaultValue = "0",
+      description = "Port of the coordinator's HTTP API, dashboard and /metrics; 0 picks a free one (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--api-host", defaultValue = "127.0.0.1", description = "Address the API listens on (default: ${DEFAULT-VALUE})")
+  String host;
+
+  @Option(names = "--api-token-file", description = "File holding the API's bearer token (else $" + ApiToken.ENV
+      + ", else a new one, printed with the URL)")
+  Path tokenFile;
+
+  @Option(names = "--protect-metrics", description = "/metrics asks for the API token too (default: open, as Prometheus expects)")
+  boolean protectMetrics;
+
+  OpsOptions options() {
+    return new OpsOptions(host, port, ApiToken.resolve(tokenFile, System.getenv()), protectMetrics,
+        OpsOptions.KEEP_RECORDS);
+  }
+}
