@@ -58,6 +58,11 @@ public final class DemoFleet implements AutoCloseable {
     this.ops = opsOptions == null ? null : new OpsServer(opsOptions, registry);
   }
 
+  /** The coordinator's ops side, when started with ops. */
+  public java.util.Optional<OpsServer> ops() {
+    return java.util.Optional.ofNullable(ops);
+  }
+
   /** The dashboard's address with its token, once started with ops. */
   public java.util.Optional<String> dashboardUrl() {
     return java.util.Optional.ofNullable(dashboardUrl);

@@ -88,8 +88,8 @@ public final class FleetMetrics {
       }
       case RegionSkipped s -> registration("skipped", s.reason(), "none", s.region());
       case RegionDeregistered d -> registry.counter("kvfleet_deregistrations").increment();
-      case RegistrationDecision d -> registry.counter("kvfleet_registration_decisions",
-          "policy", d.policy(), "outcome", d.outcome()).increment();
+      case RegistrationDecision d -> registry.counter("kvfleet_registration_decisions", "policy", d.policy())
+          .increment(); // its outcome is a sentence, not a label
       case TransferRequested r -> {
         registry.counter("kvfleet_transfers_requested").increment();
         phases.requested(r.transferId(), envelope.time());

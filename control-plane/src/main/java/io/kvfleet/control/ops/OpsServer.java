@@ -27,6 +27,7 @@ public final class OpsServer implements FoldWatcher {
   private StateGauges stateGauges;
   private LogGauges logGauges;
   private HttpServer server;
+  private io.vertx.core.Context context;
 
   public OpsServer(OpsOptions options, PrometheusMeterRegistry registry) {
     this.options = options;
@@ -53,6 +54,7 @@ public final class OpsServer implements FoldWatcher {
   @Override
   public Future<?> started(Vertx vertx, CoordinatorView coordinator) {
     this.view = coordinator;
+    this.context = vertx.getOrCreateContext();
     this.stateGauges = new StateGauges(registry);
     this.logGauges = new LogGauges(registry, coordinator);
     vertx.setPeriodic(2_000, t -> logGauges.refresh());
@@ -81,6 +83,13 @@ public final class OpsServer implements FoldWatcher {
           listening.tryComplete(s.actualPort());
         })
         .onFailure(listening::tryFail);
+  }
+
+  /** Every counter and phase timer now and the fold order they cover, read together on the coordinator's loop. */
+  public Future<Counters.At> countersNow() {
+    Promise<Counters.At> read = Promise.promise();
+    context.runOnContext(v -> read.complete(new Counters.At(Counters.of(registry), view.position().order())));
+    return read.future();
   }
 
   @Override
