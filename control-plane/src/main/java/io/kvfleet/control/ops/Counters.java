@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  * phase timer's count and total nanoseconds. Two folds of the same records give equal maps.
  */
 public final class Counters {
-  /** The counters at one moment and the fold order they cover. */
-  public record At(SortedMap<String, Double> counters, FoldOrder order) {}
+  /** The counters at one moment, the fold order they cover and the state hash it reached. */
+  public record At(SortedMap<String, Double> counters, FoldOrder order, String hash) {}
 
   private Counters() {}
 

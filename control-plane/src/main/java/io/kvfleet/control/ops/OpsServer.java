@@ -88,7 +88,8 @@ public final class OpsServer implements FoldWatcher {
   /** Every counter and phase timer now and the fold order they cover, read together on the coordinator's loop. */
   public Future<Counters.At> countersNow() {
     Promise<Counters.At> read = Promise.promise();
-    context.runOnContext(v -> read.complete(new Counters.At(Counters.of(registry), view.position().order())));
+    context.runOnContext(v -> read.complete(new Counters.At(Counters.of(registry), view.position().order(),
+        view.state().hash())));
     return read.future();
   }
 
