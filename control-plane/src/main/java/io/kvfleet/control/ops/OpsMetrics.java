@@ -1,5 +1,8 @@
 package io.kvfleet.control.ops;
 
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -14,9 +17,13 @@ import java.util.function.IntSupplier;
 public final class OpsMetrics {
   private OpsMetrics() {}
 
-  /** A new Prometheus registry. */
+  /** A new Prometheus registry, with the JVM's memory, threads and CPU in it. */
   public static PrometheusMeterRegistry registry() {
-    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    return registry;
   }
 
   /** A Vert.x whose own metrics (event loops, EventBus, HTTP) go to {@code registry}. */

@@ -20,10 +20,16 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,6 +87,24 @@ class OpsApiIT {
         .contains("kvfleet_consumer_lag_records{partition=\"0\",topic=\"kvfleet.transfers\"}")
         .contains("kvfleet_engine_registered_bytes{backend=\"ucx\",memory_type=\"DRAM\"}")
         .contains("vertx_eventbus_");
+  }
+
+  @Test
+  void everyKvfleetSeriesTheGrafanaDashboardQueriesIsServedOrDocumented() throws Exception {
+    String scraped = ops.getWithout("/metrics").body();
+    String documented = Files.readString(Path.of("src/main/resources/openapi/coordinator.yaml"));
+    String dashboard = Files.readString(Path.of("../docker/grafana/dashboards/kvfleet.json"));
+    var names = Pattern.compile("kvfleet_[a-z_]+").matcher(dashboard).results().map(MatchResult::group)
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(names).hasSizeGreaterThan(10);
+    for (String name : names) {
+      String base = name.replaceAll("_(bucket|count|sum)$", "");
+      String family = base.replaceAll("_(total|seconds)$", "");
+      assertThat(scraped.contains(name) || documented.contains(base) || documented.contains(family))
+          .as(name + " is neither served now nor documented").isTrue();
+    }
+    assertThat(names).filteredOn(scraped::contains).as("served by the demo").contains("kvfleet_transfers_total",
+        "kvfleet_transfer_phase_seconds_bucket", "kvfleet_registrations_total", "kvfleet_peers_alive");
   }
 
   @Test
