@@ -22,10 +22,11 @@ final class EventStream {
     response.exceptionHandler(e -> open.remove(response));
   }
 
+  boolean hasClients() {
+    return !open.isEmpty();
+  }
+
   void send(RecentRecords.EventItem item) {
-    if (open.isEmpty()) {
-      return;
-    }
     String frame = "id: " + item.index() + "\ndata: " + OpsJson.write(item) + "\n\n";
     for (var response : open) {
       if (!response.writeQueueFull()) {

@@ -42,6 +42,7 @@ public final class FleetMetrics {
   private final MeterRegistry registry;
   private final TransferPhases phases = new TransferPhases();
   private final Map<String, Long> epochs = new HashMap<>();
+  private final Map<String, Timer> timers = new HashMap<>();
 
   public FleetMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -158,10 +159,10 @@ public final class FleetMetrics {
   }
 
   private Timer timer(String phase) {
-    return Timer.builder("kvfleet_transfer_phase").tag("phase", phase)
+    return timers.computeIfAbsent(phase, p -> Timer.builder("kvfleet_transfer_phase").tag("phase", p)
         .description("a transfer's phases: request_to_decision, decision_to_engine, engine, outcome_to_log, end_to_end")
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofMinutes(5))
-        .register(registry);
+        .register(registry));
   }
 
   /** The phases a transfer's timings are split into. */

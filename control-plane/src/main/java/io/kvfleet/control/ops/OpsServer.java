@@ -100,7 +100,9 @@ public final class OpsServer implements FoldWatcher {
       return;
     }
     var numbered = recent.add(record);
-    RecentRecords.EventItem.of(numbered).ifPresent(stream::send);
+    if (stream.hasClients()) {
+      RecentRecords.EventItem.of(numbered).ifPresent(stream::send);
+    }
   }
 
   @Override
