@@ -41,9 +41,13 @@ public final class OpsServer implements FoldWatcher {
     return listening.future();
   }
 
-  /** The dashboard's address with the token, for the operator to open. */
+  /**
+   * The dashboard's address for the operator to open: with the token when it was made up here,
+   * else with a placeholder (a configured token is not printed).
+   */
   public String dashboardUrl(int port) {
-    return "http://" + options.host() + ":" + port + "/?access_token=" + options.token().value();
+    String base = "http://" + options.host() + ":" + port + "/?access_token=";
+    return base + (options.token().generated() ? options.token().value() : "<the configured API token>");
   }
 
   /** The metrics folded so far (read them on the coordinator's event loop). */
