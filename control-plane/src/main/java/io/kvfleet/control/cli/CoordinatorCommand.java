@@ -56,6 +56,7 @@ final class CoordinatorCommand implements Callable<Integer> {
       throw KvfleetException.badInput("--snapshot-dir is for a lone coordinator; a group member re-reads"
           + " its partitions from the log (leave out one of --group and --snapshot-dir)");
     }
+    ops.options();
     cluster.check();
     var vertx = cluster.joinCluster();
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());

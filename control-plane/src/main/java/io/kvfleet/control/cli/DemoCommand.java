@@ -108,6 +108,7 @@ final class DemoCommand implements Callable<Integer> {
   /** Refuses what would only fail, or be silently ignored, after the fleet started. */
   private void checkOptions() {
     var given = spec.commandLine().getParseResult();
+    ops.options();
     if (rate < 1 || rate > DemoFleet.MAX_RATE) {
       throw KvfleetException.badInput("--rate must be 1 to " + DemoFleet.MAX_RATE + " requests per second, not " + rate);
     }

@@ -1,5 +1,6 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ops.ApiToken;
 import io.kvfleet.control.ops.OpsOptions;
 import java.nio.file.Path;
@@ -21,8 +22,17 @@ final class OpsCliOptions {
   @Option(names = "--protect-metrics", description = "/metrics asks for the API token too (default: open, as Prometheus expects)")
   boolean protectMetrics;
 
+  private OpsOptions resolved;
+
+  /** The options, checked (and the token read) on the first call, so a mistake shows before anything starts. */
   OpsOptions options() {
-    return new OpsOptions(host, port, ApiToken.resolve(tokenFile, System.getenv()), protectMetrics,
-        OpsOptions.KEEP_RECORDS);
+    if (resolved == null) {
+      if (port < 0 || port > 65535) {
+        throw KvfleetException.badInput("--api-port must be 0 to 65535, not " + port);
+      }
+      resolved = new OpsOptions(host, port, ApiToken.resolve(tokenFile, System.getenv()), protectMetrics,
+          OpsOptions.KEEP_RECORDS);
+    }
+    return resolved;
   }
 }
