@@ -61,7 +61,7 @@ public final class OpsServer implements FoldWatcher {
     this.context = vertx.getOrCreateContext();
     this.stateGauges = new StateGauges(registry);
     this.logGauges = new LogGauges(registry, coordinator);
-    vertx.setPeriodic(2_000, t -> logGauges.refresh());
+    vertx.setPeriodic(100, 2_000, t -> logGauges.refresh());
     var router = Router.router(vertx);
     router.get("/health").handler(ctx -> OpsHttp.json(ctx, 200, java.util.Map.of("status", "up")));
     router.get("/ready").handler(ctx -> {

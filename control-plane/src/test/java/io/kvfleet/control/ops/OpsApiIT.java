@@ -77,6 +77,14 @@ class OpsApiIT {
     var ready = ops.getWithout("/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(json(ready).get("ready").asBoolean()).isTrue();
+    String lag = "kvfleet_consumer_lag_records{partition=\"0\",topic=\"kvfleet.transfers\"}";
+    Await.until("the lag, asked of Kafka every 2 s", Duration.ofSeconds(30), () -> {
+      try {
+        return ops.getWithout("/metrics").body().contains(lag);
+      } catch (Exception e) {
+        return false;
+      }
+    });
     var metrics = ops.getWithout("/metrics");
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body())
