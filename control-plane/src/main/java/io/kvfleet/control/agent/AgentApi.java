@@ -26,6 +26,7 @@ final class AgentApi {
     router.post("/v1/components").handler(ctx -> answer(ctx, parse(ctx).compose(agent::register)));
     router.delete("/v1/regions/:regionId").handler(ctx ->
         answer(ctx, agent.deregister(ctx.pathParam("regionId"))));
+    agent.extraRoutes().accept(router);
     return router;
   }
 

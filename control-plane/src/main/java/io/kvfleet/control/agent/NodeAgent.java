@@ -63,12 +63,23 @@ public final class NodeAgent extends VerticleBase {
   private volatile boolean crashed;
   /** How long a stopping agent waits for the transfers it runs to end before it leaves, by default. */
   public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
+  private java.util.function.Consumer<io.vertx.ext.web.Router> extraRoutes = router -> { };
   private volatile Duration stopDrain = STOP_DRAIN;
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
     this.config = config;
     this.dataPlane = dataPlane;
     this.publisher = publisher;
+  }
+
+  /** Adds routes to the agent's local HTTP API (the ops package's {@code /metrics}); call before deploying. */
+  public NodeAgent withRoutes(java.util.function.Consumer<io.vertx.ext.web.Router> routes) {
+    this.extraRoutes = routes;
+    return this;
+  }
+
+  java.util.function.Consumer<io.vertx.ext.web.Router> extraRoutes() {
+    return extraRoutes;
   }
 
   /** Waits up to {@code drain} on stop for the transfers it runs to end; call before stopping. */

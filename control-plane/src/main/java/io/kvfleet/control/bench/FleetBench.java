@@ -8,6 +8,10 @@ import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.ops.ApiToken;
+import io.kvfleet.control.ops.OpsMetrics;
+import io.kvfleet.control.ops.OpsOptions;
+import io.kvfleet.control.ops.OpsServer;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
@@ -41,24 +45,29 @@ final class FleetBench implements Target {
   private final String bootstrapServers;
   private final int pages;
   private final String idPrefix = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-  private final Vertx vertx = Vertx.vertx();
+  private final Vertx vertx;
+  /** With metrics: the coordinator folds them and serves /metrics, Vert.x reports its own. */
+  private final OpsServer ops;
   private final Arena arena = Arena.ofShared();
   private final List<AutoCloseable> owned = new ArrayList<>();
   private EventPublisher router;
   private long prefillEpoch;
   private long decodeEpoch;
 
-  private FleetBench(String bootstrapServers, int pages) {
+  private FleetBench(String bootstrapServers, int pages, boolean metrics) {
     this.bootstrapServers = bootstrapServers;
     this.pages = pages;
+    var registry = OpsMetrics.registry();
+    this.vertx = metrics ? OpsMetrics.vertx(registry) : Vertx.vertx();
+    this.ops = metrics ? new OpsServer(OpsOptions.loopback(0, ApiToken.resolve(null, java.util.Map.of())), registry) : null;
   }
 
   /**
    * Starts the fleet and its terminal-event reader, and returns once a probe transfer has
    * completed end to end.
    */
-  static FleetBench start(String bootstrapServers, int pages, Answers answers) throws Exception {
-    var bench = new FleetBench(bootstrapServers, pages);
+  static FleetBench start(String bootstrapServers, int pages, Answers answers, boolean metrics) throws Exception {
+    var bench = new FleetBench(bootstrapServers, pages, metrics);
     try {
       bench.startFleet();
       var reader = bench.own(TerminalReader.start(bootstrapServers, bench.idPrefix, answers));
@@ -92,7 +101,8 @@ final class FleetBench implements Target {
   private void startFleet() throws Exception {
     var clock = Clock.systemUTC();
     var coordinatorEvents = own(new EventPublisher(bootstrapServers, "bench-coordinator", AgentConfig.newEpoch(), clock));
-    await(vertx.deployVerticle(new Coordinator(bootstrapServers, coordinatorEvents, clock)));
+    var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock);
+    await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
     prefillEpoch = startAgent(PREFILL, clock);
     decodeEpoch = startAgent(DECODE, clock);
     router = own(new EventPublisher(bootstrapServers, "bench-router", AgentConfig.newEpoch(), clock));

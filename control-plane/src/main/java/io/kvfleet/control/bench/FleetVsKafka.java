@@ -21,6 +21,7 @@ public final class FleetVsKafka {
   private final BenchSettings settings;
   private final PrintStream progress;
   private long nextId;
+  private boolean metrics;
 
   /** A run against {@code bootstrapServers} that prints a line as each phase starts. */
   public FleetVsKafka(String bootstrapServers, short replicationFactor, BenchSettings settings, PrintStream progress) {
@@ -30,13 +31,19 @@ public final class FleetVsKafka {
     this.progress = progress;
   }
 
+  /** Runs our fleet with its metrics on (the coordinator folds them and serves /metrics) or off. */
+  public FleetVsKafka withMetrics(boolean on) {
+    this.metrics = on;
+    return this;
+  }
+
   /** Runs every phase on both systems and returns the report. */
   public Report run() throws Exception {
     var sizes = FleetBench.recordSizes(settings.pages());
     var oursMeter = new Meter();
     var rawMeter = new Meter();
-    progress.println("bench fleet: starting a coordinator and two node agents");
-    try (var ours = FleetBench.start(bootstrapServers, settings.pages(), oursMeter);
+    progress.println("bench fleet: starting a coordinator and two node agents, metrics " + (metrics ? "on" : "off"));
+    try (var ours = FleetBench.start(bootstrapServers, settings.pages(), oursMeter, metrics);
          var raw = KafkaRoundTrip.start(bootstrapServers, replicationFactor, sizes, rawMeter)) {
       var open = new LoadGenerator(settings.rate());
       var closed = new ClosedLoop(settings.window());

@@ -41,6 +41,10 @@ final class BenchFleetCommand implements Callable<Integer> {
   @Option(names = "--drain", defaultValue = "30s", description = "How long a phase waits for its last answers (default: ${DEFAULT-VALUE})")
   Duration drain;
 
+  @Option(names = "--metrics", negatable = true, defaultValue = "false",
+      description = "Run our fleet with its metrics on: the coordinator folds them, Vert.x reports its own (default: off)")
+  boolean metrics;
+
   @Override
   public Integer call() throws Exception {
     var settings = new BenchSettings(rate, duration, warmup, window, pages, drain);
@@ -58,7 +62,7 @@ final class BenchFleetCommand implements Callable<Integer> {
       FleetTopics.ensure(bootstrapServers, replicationFactor);
       System.out.printf("kvfleet bench fleet: %s; %d cores seen by this JVM%n", where,
           Runtime.getRuntime().availableProcessors());
-      var report = new FleetVsKafka(bootstrapServers, replicationFactor, settings, System.out).run();
+      var report = new FleetVsKafka(bootstrapServers, replicationFactor, settings, System.out).withMetrics(metrics).run();
       System.out.println();
       System.out.print(report.format());
     } finally {

@@ -28,6 +28,8 @@ final class CoordinatorCommand implements Callable<Integer> {
       + "group, partitioned by source node (default: this coordinator decides every transfer)")
   String group;
 
+  @Mixin OpsCliOptions ops;
+
   @Spec CommandSpec spec;
 
   @Option(names = "--snapshot-dir", description = "Write state snapshots here and start from the newest valid one")
@@ -54,6 +56,7 @@ final class CoordinatorCommand implements Callable<Integer> {
       throw KvfleetException.badInput("--snapshot-dir is for a lone coordinator; a group member re-reads"
           + " its partitions from the log (leave out one of --group and --snapshot-dir)");
     }
+    ops.options();
     cluster.check();
     var vertx = cluster.joinCluster();
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
@@ -64,9 +67,12 @@ final class CoordinatorCommand implements Callable<Integer> {
     if (snapshotDir != null) {
       coordinator.withSnapshots(new SnapshotStore(snapshotDir), java.time.Duration.ofSeconds(30), snapshotEvery);
     }
-    vertx.deployVerticle(coordinator)
+    var opsServer = new io.kvfleet.control.ops.OpsServer(ops.options(), io.kvfleet.control.ops.OpsMetrics.registry());
+    vertx.deployVerticle(coordinator.withWatcher(opsServer))
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
+    System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
+        + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));
     System.out.println("kvfleet-coordinator=ready");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {

@@ -50,6 +50,8 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
   short replicationFactor;
 
+  @picocli.CommandLine.Mixin OpsCliOptions ops;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -82,8 +84,10 @@ final class DemoCommand implements Callable<Integer> {
             + " duplicate until it forgets the first (%d min after it ended). Use a new --data-dir for a clean run.%n",
             tail.recordsBefore(), Coordinator.DEFAULT_KEEP_ENDED.toMinutes());
       }
-      try (var fleet = new DemoFleet(bootstrapServers)) {
+      try (var fleet = new DemoFleet(bootstrapServers, ops.options())) {
         fleet.start(rate);
+        fleet.dashboardUrl().ifPresent(url -> System.out.println("kvfleet demo: dashboard and API at " + url
+            + (duration == null ? " (until Ctrl-C)" : " for " + duration.toSeconds() + " s")));
         if (crashNode != null) {
           fleet.crashLater(crashNode, crashAfter);
         }
@@ -107,6 +111,7 @@ final class DemoCommand implements Callable<Integer> {
   /** Refuses what would only fail, or be silently ignored, after the fleet started. */
   private void checkOptions() {
     var given = spec.commandLine().getParseResult();
+    ops.options();
     if (rate < 1 || rate > DemoFleet.MAX_RATE) {
       throw KvfleetException.badInput("--rate must be 1 to " + DemoFleet.MAX_RATE + " requests per second, not " + rate);
     }

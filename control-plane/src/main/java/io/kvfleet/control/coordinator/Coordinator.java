@@ -82,6 +82,7 @@ public final class Coordinator extends VerticleBase {
   private String group;
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
+  private FoldWatcher watcher = FoldWatcher.NONE;
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
     this.bootstrapServers = bootstrapServers;
@@ -108,6 +109,12 @@ public final class Coordinator extends VerticleBase {
     return this;
   }
 
+  /** Shows every record folded to {@code foldWatcher} (the ops API and metrics); call before deploying. */
+  public Coordinator withWatcher(FoldWatcher foldWatcher) {
+    this.watcher = foldWatcher;
+    return this;
+  }
+
   /** Starts from the newest valid snapshot in {@code store} and writes new ones as it goes; call before deploying. */
   public Coordinator withSnapshots(SnapshotStore store, Duration interval, long everyEvents) {
     this.snapshots = new Snapshotting(store, interval, everyEvents);
@@ -131,7 +138,8 @@ public final class Coordinator extends VerticleBase {
     var copied = vertx.executeBlocking(() -> DeadLetters.copied(bootstrapServers, Duration.ofSeconds(30)))
         .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
     var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
-    return Future.all(loading, assigning, copied)
+    var watching = watcher.started(vertx, new View());
+    return Future.all(loading, assigning, copied, watching)
         .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
         .onSuccess(ends -> {
           catchUp.endsAre(ends);
@@ -196,7 +204,8 @@ public final class Coordinator extends VerticleBase {
   @Override
   public Future<?> stop() {
     var closing = transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
-    return closing.andThen(done -> vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
+    return Future.all(closing, watcher.stopped())
+        .andThen(done -> vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
   }
 
   private CoordinatorStatus status() {
@@ -234,13 +243,17 @@ public final class Coordinator extends VerticleBase {
         var envelope = e.envelope();
         boolean redelivered = state.hasSeen(envelope.producer(), envelope.epoch(), envelope.sequence());
         state.apply(envelope);
+        watcher.folded(LogReader.logRecord(record), state, redelivered);
         if (redelivered) {
           return; // the fold did not apply it again, so nothing is decided on it again
         }
         deciding.read(state, e.envelope().data(), transferPartition, catchUp.isDone(), ownership, clock.instant())
             .forEach(this::act);
       }
-      case Decoded.Malformed m -> malformed++;
+      case Decoded.Malformed m -> {
+        malformed++;
+        watcher.folded(LogReader.logRecord(record), state, false);
+      }
     }
     if (transferPartition >= 0 && why.isPresent()) {
       deciding.unreadable(state, record.value(), transferPartition, catchUp.isDone(), ownership).forEach(this::act);
@@ -361,5 +374,39 @@ public final class Coordinator extends VerticleBase {
   private Future<Void> publish(FleetEvent event, int partition) {
     return Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context).<Void>mapEmpty()
         .onFailure(err -> deciding.unpublished(event, err, clock.millis()));
+  }
+
+  /** What the watcher reads: this coordinator, on its event loop. */
+  private final class View implements CoordinatorView {
+    @Override
+    public FleetState state() {
+      return state;
+    }
+
+    @Override
+    public CoordinatorStatus status() {
+      return Coordinator.this.status();
+    }
+
+    @Override
+    public FoldPosition position() {
+      return Coordinator.this.position();
+    }
+
+    @Override
+    public Future<Map<String, Long>> endOffsets() {
+      return consumer.assignment().compose(consumer::endOffsets).map(ends -> ends.entrySet().stream()
+          .collect(Collectors.toMap(e -> e.getKey().getTopic() + "-" + e.getKey().getPartition(), Map.Entry::getValue)));
+    }
+
+    @Override
+    public int publisherWaiting() {
+      return publisher.waiting();
+    }
+
+    @Override
+    public int publisherCapacity() {
+      return publisher.capacity();
+    }
   }
 }

@@ -1,8 +1,13 @@
 package io.kvfleet.control.coordinator;
 
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.replay.LogPosition;
+import io.kvfleet.events.replay.LogRecord;
 import io.vertx.core.Future;
 import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -58,5 +63,11 @@ final class LogReader {
         .compose(v -> consumer.assign(Set.copyOf(partitions)))
         .compose(v -> consumer.endOffsets(Set.copyOf(partitions)))
         .map(HashMap::new);
+  }
+
+  /** A consumed record as replay sees it, so a watcher and a replay read the same thing. */
+  static LogRecord logRecord(KafkaConsumerRecord<String, Decoded> record) {
+    return new LogRecord(new LogPosition(record.topic(), record.partition(), record.offset()),
+        Instant.ofEpochMilli(record.timestamp()), record.key() == null ? "" : record.key(), record.value());
   }
 }

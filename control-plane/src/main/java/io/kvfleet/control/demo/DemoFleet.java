@@ -9,6 +9,9 @@ import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.coordinator.CoordinatorStatus;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.ops.OpsMetrics;
+import io.kvfleet.control.ops.OpsOptions;
+import io.kvfleet.control.ops.OpsServer;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +33,9 @@ public final class DemoFleet implements AutoCloseable {
   static final String COORDINATOR = "coordinator-0";
 
   private final String bootstrapServers;
-  private final Vertx vertx = Vertx.vertx();
+  private final Vertx vertx;
+  private final OpsServer ops;
+  private String dashboardUrl;
   private final List<AutoCloseable> owned = new ArrayList<>();
   private final List<String> agentDeployments = new ArrayList<>();
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
@@ -40,14 +45,36 @@ public final class DemoFleet implements AutoCloseable {
   private static final Duration DRAIN = Duration.ofSeconds(5);
 
   public DemoFleet(String bootstrapServers) {
+    this(bootstrapServers, null);
+  }
+
+  /** A demo fleet whose coordinator serves the ops API, dashboard and metrics with {@code opsOptions} (null: none). */
+  public DemoFleet(String bootstrapServers, OpsOptions opsOptions) {
     this.bootstrapServers = bootstrapServers;
+    var registry = OpsMetrics.registry();
+    this.vertx = opsOptions == null ? Vertx.vertx() : OpsMetrics.vertx(registry);
+    this.ops = opsOptions == null ? null : new OpsServer(opsOptions, registry);
+  }
+
+  /** The coordinator's ops side, when started with ops. */
+  public java.util.Optional<OpsServer> ops() {
+    return java.util.Optional.ofNullable(ops);
+  }
+
+  /** The dashboard's address with its token, once started with ops. */
+  public java.util.Optional<String> dashboardUrl() {
+    return java.util.Optional.ofNullable(dashboardUrl);
   }
 
   /** Starts the coordinator and both agents, then a router sending {@code rate} requests per second. */
   public void start(int rate) throws Exception {
     var clock = Clock.systemUTC();
     var coordinatorEvents = own(new EventPublisher(bootstrapServers, COORDINATOR, AgentConfig.newEpoch(), clock));
-    await(vertx.deployVerticle(new Coordinator(bootstrapServers, coordinatorEvents, clock)));
+    var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock);
+    await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
+    if (ops != null) {
+      dashboardUrl = ops.dashboardUrl(await(ops.port()));
+    }
     long prefillEpoch = startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
     long decodeEpoch = startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
     router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));

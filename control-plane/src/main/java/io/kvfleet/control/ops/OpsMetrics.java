@@ -1,0 +1,50 @@
+package io.kvfleet.control.ops;
+
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+
+/** A process's Prometheus registry, the Vert.x that reports its own metrics to it, and its {@code /metrics}. */
+public final class OpsMetrics {
+  private OpsMetrics() {}
+
+  /** A new Prometheus registry, with the JVM's memory, threads and CPU in it. */
+  public static PrometheusMeterRegistry registry() {
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    return registry;
+  }
+
+  /** A Vert.x whose own metrics (event loops, EventBus, HTTP) go to {@code registry}. */
+  public static Vertx vertx(PrometheusMeterRegistry registry) {
+    var options = new MicrometerMetricsOptions().setEnabled(true);
+    return Vertx.builder().with(new VertxOptions().setMetricsOptions(options))
+        .withMetrics(new MicrometerMetricsFactory(registry)).build();
+  }
+
+  /**
+   * The agent's metrics routes: {@code /metrics} on its local API, with its publisher's buffer fill
+   * ({@code waiting} of {@code capacity}) beside Vert.x's own metrics.
+   */
+  public static Consumer<Router> agentRoutes(PrometheusMeterRegistry registry, String nodeId, IntSupplier waiting,
+      int capacity) {
+    io.micrometer.core.instrument.Gauge.builder("kvfleet_publisher_buffer_events", waiting, IntSupplier::getAsInt)
+        .tag("node", nodeId).description("events the agent's publisher holds that Kafka has not acknowledged")
+        .register(registry);
+    io.micrometer.core.instrument.Gauge.builder("kvfleet_publisher_buffer_capacity_events", () -> capacity)
+        .tag("node", nodeId).register(registry);
+    return router -> router.get("/metrics").handler(ctx -> ctx.response()
+        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(registry.scrape()));
+  }
+}
