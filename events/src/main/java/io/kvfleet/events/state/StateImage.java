@@ -1,5 +1,6 @@
 package io.kvfleet.events.state;
 
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.RegionSkipped;
 import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.RegistrationFailed;
@@ -26,7 +27,8 @@ record StateImage(
     Recent.Kept<RegionSkipped> skipped,
     Recent.Kept<RegistrationDecision> decisions,
     SortedMap<String, Long> opaqueByType,
-    Recent.Kept<Violation> violations) {
+    Recent.Kept<Violation> violations,
+    SortedMap<String, ModelLayoutDeclared> layouts) {
 
   /** Hex SHA-256 of the canonical form: the definition of {@link FleetState#hash()}. */
   String hash() {
@@ -34,6 +36,6 @@ record StateImage(
         List.of(
             applied, peers, List.of(regions, staleRegistrations, staleKeys, failures, failuresByReason), transfers,
             List.of(keepEndedMillis, forgottenTransfers, lateOutcomes), sequences, skipped, decisions, opaqueByType,
-            violations));
+            violations, layouts));
   }
 }
