@@ -156,6 +156,10 @@ public final class EngineDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order, Landings landings) {
+    if (!order.parts().isEmpty()) {
+      return new RequestTransferRun(engine.backends(), id -> registrations.getOrDefault(id, Map.of()), sending)
+          .run(order);
+    }
     TransferRequested request = order.request();
     var local = registrations.getOrDefault(request.sourceRegion(), Map.of());
     Optional<String> backend = engine.backends().stream()

@@ -151,6 +151,23 @@ public final class NodeAgent extends VerticleBase {
         .compose(outcomes -> answer(outcomes, batch));
   }
 
+  /**
+   * Registers a served model's buffers like {@link #register}, then declares its layout: the
+   * layout event follows the registration outcomes on the node's key, so Kafka keeps them in order.
+   */
+  public Future<RegistrationAnswer> declare(ServedModel model) {
+    var components = model.buffers();
+    int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4 + 1;
+    if (publisher.waiting() + expected > publisher.capacity()) {
+      return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), publisher.capacity()));
+    }
+    String batch = config.nodeId() + "@" + config.epoch() + "/layout/" + System.nanoTime();
+    FleetEvent layout = model.declaration(config.nodeId(), config.epoch());
+    return vertx.executeBlocking(() -> registerAll(components), true)
+        .compose(outcomes -> answer(java.util.stream.Stream.concat(outcomes.stream(),
+            java.util.stream.Stream.of(layout)).toList(), batch));
+  }
+
   /** Releases a region for a local worker; fails when the node holds no such region. */
   public Future<RegistrationAnswer> deregister(String regionId) {
     return vertx.executeBlocking(() -> dataPlane.deregister(config.nodeId(), config.epoch(), regionId), true)
