@@ -56,6 +56,8 @@ public final class ReasonCodes {
   public static final String TP_UNSUPPORTED = "TP_UNSUPPORTED";
   /** A page or slot index is past what the buffer was registered with. */
   public static final String INDEX_OUT_OF_RANGE = "INDEX_OUT_OF_RANGE";
+  /** A request transfer that is not a WRITE, or also names regions or byte ranges. */
+  public static final String INVALID_REQUEST_FORM = "INVALID_REQUEST_FORM";
   /** A part names no indices, or a different number of source and destination indices. */
   public static final String INDEX_COUNT_MISMATCH = "INDEX_COUNT_MISMATCH";
 

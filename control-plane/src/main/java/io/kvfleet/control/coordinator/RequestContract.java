@@ -5,6 +5,7 @@ import static io.kvfleet.events.ReasonCodes.COMPONENT_MISSING;
 import static io.kvfleet.events.ReasonCodes.COMPONENT_ONE_SIDED;
 import static io.kvfleet.events.ReasonCodes.DTYPE_MISMATCH;
 import static io.kvfleet.events.ReasonCodes.INDEX_COUNT_MISMATCH;
+import static io.kvfleet.events.ReasonCodes.INVALID_REQUEST_FORM;
 import static io.kvfleet.events.ReasonCodes.ITEM_LENGTH_MISMATCH;
 import static io.kvfleet.events.ReasonCodes.MODEL_MISMATCH;
 import static io.kvfleet.events.ReasonCodes.NO_LAYOUT;
@@ -16,6 +17,7 @@ import io.kvfleet.control.agent.OrderPart;
 import io.kvfleet.events.LayoutComponent;
 import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.RequestPart;
+import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.state.FleetState;
 import java.util.ArrayList;
@@ -50,6 +52,12 @@ final class RequestContract {
 
   /** Checks {@code request} (a request transfer whose peers are alive at the epochs it names). */
   static Result check(FleetState state, TransferRequested request) {
+    if (request.op() != TransferOp.WRITE || !request.ranges().isEmpty() || !request.sourceRegion().isEmpty()
+        || !request.destinationRegion().isEmpty()) {
+      return new Result.Broken(INVALID_REQUEST_FORM, "a request transfer is a WRITE that names no regions or ranges"
+          + " (the parts say what moves); this one is a " + request.op() + " naming regions '" + request.sourceRegion()
+          + "' and '" + request.destinationRegion() + "' and " + request.ranges().size() + " ranges");
+    }
     var source = state.layout(request.sourceNode());
     var destination = state.layout(request.destinationNode());
     if (source.isEmpty() || destination.isEmpty()) {

@@ -188,6 +188,18 @@ class RequestContractTest {
   }
 
   @Test
+  void rejectsARequestTransferThatReadsOrAlsoNamesRanges() {
+    fleet.pair(hybrid(), hybrid());
+    var valid = request(hybrid(), 0, 0);
+    var read = new TransferRequested(valid.transferId(), valid.sourceNode(), valid.sourceEpoch(), "",
+        valid.destinationNode(), valid.destinationEpoch(), "", io.kvfleet.events.TransferOp.READ,
+        List.of(new ByteRange(0, 0, 64)), valid.deadlineMillis(), false, valid.requestId(), valid.parts(), List.of());
+
+    assertBroken(check(read), ReasonCodes.INVALID_REQUEST_FORM, "a request transfer is a WRITE that names no regions"
+        + " or ranges (the parts say what moves); this one is a READ naming regions '' and '' and 1 ranges");
+  }
+
+  @Test
   void rejectsABufferWhoseRegionWasReleasedNamingComponentAndBuffer() {
     fleet.pair(hybrid(), hybrid()).add(new RegionDeregistered(DECODE, 4, "conv-1", "ucx", "test"));
 
