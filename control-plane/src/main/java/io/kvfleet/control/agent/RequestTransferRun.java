@@ -72,7 +72,7 @@ final class RequestTransferRun {
       }
     }
     long nanos = System.nanoTime() - started;
-    return completed(request, order, sources, nanos, String.join("+", paths));
+    return completed(request, order, sources, nanos, String.join(", ", paths)); // one path per native batch
   }
 
   /** Posts one batch and adds its path to {@code paths}; the failure of the whole, naming its parts, or null. */
