@@ -23,11 +23,12 @@ public enum EventType {
       "io.kvfleet.region.deregistered", 1, RegionDeregistered.class, Topics.NODES),
   REGISTRATION_DECISION(
       "io.kvfleet.region.decision", 1, RegistrationDecision.class, Topics.NODES),
-  TRANSFER_REQUESTED("io.kvfleet.transfer.requested", 1, TransferRequested.class, Topics.TRANSFERS),
+  MODEL_LAYOUT_DECLARED("io.kvfleet.model.layout_declared", 1, ModelLayoutDeclared.class, Topics.NODES),
+  TRANSFER_REQUESTED("io.kvfleet.transfer.requested", 2, TransferRequested.class, Topics.TRANSFERS),
   TRANSFER_REJECTED("io.kvfleet.transfer.rejected", 1, TransferRejected.class, Topics.TRANSFERS),
   TRANSFER_DISPATCHED(
       "io.kvfleet.transfer.dispatched", 1, TransferDispatched.class, Topics.TRANSFERS),
-  TRANSFER_COMPLETED("io.kvfleet.transfer.completed", 1, TransferCompleted.class, Topics.TRANSFERS),
+  TRANSFER_COMPLETED("io.kvfleet.transfer.completed", 2, TransferCompleted.class, Topics.TRANSFERS),
   TRANSFER_FAILED("io.kvfleet.transfer.failed", 1, TransferFailed.class, Topics.TRANSFERS),
   TRANSFER_TIMED_OUT("io.kvfleet.transfer.timed_out", 1, TransferTimedOut.class, Topics.TRANSFERS);
 
@@ -82,6 +83,7 @@ public enum EventType {
       case RegionSkipped e -> REGION_SKIPPED;
       case RegionDeregistered e -> REGION_DEREGISTERED;
       case RegistrationDecision e -> REGISTRATION_DECISION;
+      case ModelLayoutDeclared e -> MODEL_LAYOUT_DECLARED;
       case TransferRequested e -> TRANSFER_REQUESTED;
       case TransferRejected e -> TRANSFER_REJECTED;
       case TransferDispatched e -> TRANSFER_DISPATCHED;

@@ -15,6 +15,7 @@ public sealed interface FleetEvent
         RegionSkipped,
         RegionDeregistered,
         RegistrationDecision,
+        ModelLayoutDeclared,
         TransferRequested,
         TransferRejected,
         TransferDispatched,
@@ -34,7 +35,7 @@ public sealed interface FleetEvent
     return EventType.of(this).wireName();
   }
 
-  /** The schema version of this event's data. */
+  /** The schema version of this event's data (a type may write an older version when its data fits it). */
   default int schemaVersion() {
     return EventType.of(this).schemaVersion();
   }

@@ -49,6 +49,34 @@ public final class ReasonCodes {
   /** A transfer request in a partition other than the one its source node's key hashes to (murmur2). */
   public static final String MISROUTED = "MISROUTED";
 
+  // Request transfers: the contract between both nodes' model layouts, checked before any byte moves.
+  /** An end of a request transfer declared no model layout at its current epoch. */
+  public static final String NO_LAYOUT = "NO_LAYOUT";
+  /** The two layouts serve different models. */
+  public static final String MODEL_MISMATCH = "MODEL_MISMATCH";
+  /** A component the destination's layout needs is not in the request (nor marked recomputed). */
+  public static final String COMPONENT_MISSING = "COMPONENT_MISSING";
+  /** A component is in one node's layout only. */
+  public static final String COMPONENT_ONE_SIDED = "COMPONENT_ONE_SIDED";
+  /** The request names a component neither layout has. */
+  public static final String UNKNOWN_COMPONENT = "UNKNOWN_COMPONENT";
+  /** A component has fewer buffers (layers) on one side, or holds other layers. */
+  public static final String BUFFER_COUNT_MISMATCH = "BUFFER_COUNT_MISMATCH";
+  /** A component's item (page or slot) length differs between the nodes. */
+  public static final String ITEM_LENGTH_MISMATCH = "ITEM_LENGTH_MISMATCH";
+  /** A component's page size (tokens per page) differs between the nodes. */
+  public static final String PAGE_SIZE_MISMATCH = "PAGE_SIZE_MISMATCH";
+  /** A component's dtype, kind or memory type differs between the nodes. */
+  public static final String DTYPE_MISMATCH = "DTYPE_MISMATCH";
+  /** The tensor-parallel layouts cannot be mapped onto each other (only equal TP is supported). */
+  public static final String TP_UNSUPPORTED = "TP_UNSUPPORTED";
+  /** A page or slot index is past what the buffer was registered with. */
+  public static final String INDEX_OUT_OF_RANGE = "INDEX_OUT_OF_RANGE";
+  /** A request transfer that is not a WRITE, or also names regions or byte ranges. */
+  public static final String INVALID_REQUEST_FORM = "INVALID_REQUEST_FORM";
+  /** A part names no indices, or a different number of source and destination indices. */
+  public static final String INDEX_COUNT_MISMATCH = "INDEX_COUNT_MISMATCH";
+
   // Liveness.
   public static final String LEASE_EXPIRED = "LEASE_EXPIRED";
   public static final String SHUTDOWN = "SHUTDOWN";

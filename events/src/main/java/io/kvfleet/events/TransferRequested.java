@@ -5,11 +5,16 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * A router or scheduler asks for bytes to move between two registered regions. The source node
- * runs the transfer; events of a transfer are keyed by the source node.
+ * A router or scheduler asks for bytes to move between two registered regions, or (a request
+ * transfer, schema version 2) for one inference request's pages and slots of every component of
+ * the model, which the coordinator expands over both nodes' layouts. The source node runs the
+ * transfer; events of a transfer are keyed by the source node.
  *
  * @param deadlineMillis wall-clock deadline (epoch millis) after which the transfer times out
  * @param checksum whether the completion must carry a checksum of the moved bytes
+ * @param requestId the inference request a request transfer moves; empty for the single-region form
+ * @param parts per component, the source and destination indices; empty for the single-region form
+ * @param recomputed components the destination recomputes itself, so the request leaves them out
  */
 public record TransferRequested(
     String transferId,
@@ -22,7 +27,10 @@ public record TransferRequested(
     TransferOp op,
     List<ByteRange> ranges,
     long deadlineMillis,
-    boolean checksum)
+    boolean checksum,
+    String requestId,
+    List<RequestPart> parts,
+    List<String> recomputed)
     implements FleetEvent {
   public TransferRequested {
     requireNonNull(transferId, "transferId must not be null");
@@ -32,11 +40,41 @@ public record TransferRequested(
     requireNonNull(destinationRegion, "destinationRegion must not be null");
     requireNonNull(op, "op must not be null");
     ranges = List.copyOf(requireNonNull(ranges, "ranges must not be null"));
+    requireNonNull(requestId, "requestId must not be null (use \"\")");
+    parts = List.copyOf(requireNonNull(parts, "parts must not be null"));
+    recomputed = List.copyOf(requireNonNull(recomputed, "recomputed must not be null"));
     Checks.positiveEpoch(sourceEpoch);
     Checks.positiveEpoch(destinationEpoch);
   }
 
-  /** Total bytes the transfer moves. */
+  /** The single-region form (schema version 1). */
+  public TransferRequested(String transferId, String sourceNode, long sourceEpoch, String sourceRegion,
+      String destinationNode, long destinationEpoch, String destinationRegion, TransferOp op,
+      List<ByteRange> ranges, long deadlineMillis, boolean checksum) {
+    this(transferId, sourceNode, sourceEpoch, sourceRegion, destinationNode, destinationEpoch,
+        destinationRegion, op, ranges, deadlineMillis, checksum, "", List.of(), List.of());
+  }
+
+  /** A request transfer: one inference request's parts, expanded by the coordinator. */
+  public static TransferRequested ofRequest(String transferId, String requestId, String sourceNode,
+      long sourceEpoch, String destinationNode, long destinationEpoch, List<RequestPart> parts,
+      List<String> recomputed, long deadlineMillis, boolean checksum) {
+    return new TransferRequested(transferId, sourceNode, sourceEpoch, "", destinationNode, destinationEpoch, "",
+        TransferOp.WRITE, List.of(), deadlineMillis, checksum, requestId, parts, recomputed);
+  }
+
+  /** Whether this is a request transfer (parts per component) rather than the single-region form. */
+  public boolean requestForm() {
+    return !parts.isEmpty() || !recomputed.isEmpty() || !requestId.isEmpty();
+  }
+
+  /** Version 1 for the single-region form, so older readers keep reading it; 2 for a request transfer. */
+  @Override
+  public int schemaVersion() {
+    return requestForm() ? 2 : 1;
+  }
+
+  /** Total bytes the transfer moves; for a request transfer the bytes its ranges name (none). */
   public long totalBytes() {
     return ranges.stream().mapToLong(ByteRange::length).sum();
   }

@@ -41,7 +41,8 @@ class ReadmeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(classes = {RegionSpec.class, BackendCapability.class, ByteRange.class})
+  @ValueSource(classes = {RegionSpec.class, BackendCapability.class, ByteRange.class, LayoutComponent.class,
+      RequestPart.class, PartOutcome.class})
   void documentsEveryFieldOfTheObjectsInsideData(Class<?> type) {
     assertThat(fieldsOf(section("### " + type.getSimpleName()))).containsExactly(componentsOf(type));
   }

@@ -24,6 +24,7 @@ final class AgentApi {
     router.get("/v1/node").handler(ctx -> json(ctx, 200, Map.of("nodeId", agent.nodeId(),
         "epoch", agent.epoch(), "draining", agent.draining(), "capabilities", agent.capabilities())));
     router.post("/v1/components").handler(ctx -> answer(ctx, parse(ctx).compose(agent::register)));
+    router.post("/v1/layout").handler(ctx -> answer(ctx, layout(ctx).compose(agent::declare)));
     router.delete("/v1/regions/:regionId").handler(ctx ->
         answer(ctx, agent.deregister(ctx.pathParam("regionId"))));
     agent.extraRoutes().accept(router);
@@ -36,6 +37,14 @@ final class AgentApi {
       return Future.succeededFuture(body.toComponents());
     } catch (RuntimeException e) {
       return Future.failedFuture(KvfleetException.badInput("bad registration request: " + e.getMessage()));
+    }
+  }
+
+  private static Future<ServedModel> layout(RoutingContext ctx) {
+    try {
+      return Future.succeededFuture(Json.read(ctx.body().asString(), LayoutRequest.class).toModel());
+    } catch (RuntimeException e) {
+      return Future.failedFuture(KvfleetException.badInput("bad layout: " + e.getMessage()));
     }
   }
 

@@ -202,6 +202,14 @@ public final class NodeAgent extends VerticleBase {
     return registrations.register(components);
   }
 
+  /**
+   * Registers a served model's buffers like {@link #register}, then declares its layout: the
+   * layout event follows the registration outcomes on the node's key, so Kafka keeps them in order.
+   */
+  public Future<RegistrationAnswer> declare(ServedModel model) {
+    return registrations.declare(model);
+  }
+
   /** Releases a region for a local worker; fails when the node holds no such region. */
   public Future<RegistrationAnswer> deregister(String regionId) {
     return registrations.deregister(regionId);

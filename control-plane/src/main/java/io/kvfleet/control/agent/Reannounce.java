@@ -1,6 +1,7 @@
 package io.kvfleet.control.agent;
 
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSkipped;
@@ -45,6 +46,8 @@ final class Reannounce {
       case RegionSkipped s -> new RegionSkipped(s.nodeId(), epoch, s.region(), s.reason());
       case RegistrationDecision d -> new RegistrationDecision(d.nodeId(), epoch, d.component(), d.policy(),
           d.outcome());
+      case ModelLayoutDeclared l -> new ModelLayoutDeclared(l.nodeId(), epoch, l.modelId(), l.tpRank(), l.tpSize(),
+          l.components());
       default -> null; // not a registration outcome: joins, heartbeats, transfers
     });
   }

@@ -58,6 +58,24 @@ final class Registrations {
         .compose(outcomes -> answer(outcomes, batch));
   }
 
+  /**
+   * Registers a served model's buffers like {@link #register}, then declares its layout: the
+   * layout event follows the registration outcomes on the node's key, so Kafka keeps them in order.
+   */
+  Future<RegistrationAnswer> declare(ServedModel model) {
+    var components = model.buffers();
+    int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4 + 1;
+    if (outcomes.waiting() + expected > outcomes.capacity()) {
+      return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), outcomes.capacity()));
+    }
+    String batch = config.nodeId() + "@" + config.epoch() + "/layout/" + System.nanoTime();
+    FleetEvent layout = model.declaration(config.nodeId(), config.epoch());
+    return vertx.executeBlocking(() -> registerAll(components), true)
+        .map(registered -> java.util.stream.Stream.concat(registered.stream(), java.util.stream.Stream.of(layout)).toList())
+        .onSuccess(said::heard)
+        .compose(all -> answer(all, batch));
+  }
+
   /** Releases a region for a local worker; fails when the node holds no such region. */
   Future<RegistrationAnswer> deregister(String regionId) {
     return vertx.executeBlocking(() -> dataPlane.deregister(config.nodeId(), config.epoch(), regionId), true)

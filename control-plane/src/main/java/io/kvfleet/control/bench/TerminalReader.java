@@ -2,6 +2,7 @@ package io.kvfleet.control.bench;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -94,7 +95,7 @@ final class TerminalReader implements AutoCloseable {
       case TransferFailed _, TransferRejected _, TransferTimedOut _ -> Outcome.FAILED;
       case TransferRequested _, TransferDispatched _, PeerJoined _, PeerHeartbeat _, PeerLost _,
           PeerLeft _, RegionRegistered _, RegistrationFailed _, RegionSkipped _, RegionDeregistered _,
-          RegistrationDecision _, OpaqueEvent _ -> Outcome.NOT_TERMINAL;
+          RegistrationDecision _, ModelLayoutDeclared _, OpaqueEvent _ -> Outcome.NOT_TERMINAL;
     };
   }
 

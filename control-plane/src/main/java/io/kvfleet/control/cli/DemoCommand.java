@@ -25,8 +25,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code kvfleet demo}: a prefill/decode fleet on a real (embedded) Kafka, printing every event. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Run a coordinator, a prefill node and a decode node in one JVM on an embedded Kafka "
-        + "broker, stream KV transfers between them and print every fleet event as it lands.")
+    description = "Run a coordinator, a prefill node and two decode nodes in one JVM on an embedded Kafka "
+        + "broker, stream KV transfers and hybrid-model request transfers between them (decode-0 registered "
+        + "its conv state but not its SSM state, so its request transfers are rejected) and print every fleet "
+        + "event as it lands.")
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--duration", description = "Stop by itself after this long (e.g. 30s); default: until Ctrl-C")
   Duration duration;
@@ -41,7 +43,7 @@ final class DemoCommand implements Callable<Integer> {
   int rate;
 
   @Option(names = "--crash-node", description = "Failure injection: this node's agent goes silent, as if killed "
-      + "(prefill-0 or decode-0)")
+      + "(prefill-0, decode-0 or decode-1)")
   String crashNode;
 
   @Option(names = "--crash-after", defaultValue = "10s", description = "When --crash-node crashes (default: ${DEFAULT-VALUE})")

@@ -3,6 +3,7 @@ package io.kvfleet.control.console;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -57,6 +58,12 @@ public final class EventLine {
       case RegionSkipped e -> e.nodeId() + "/" + region(e.region()) + " skipped: " + e.reason();
       case RegionDeregistered e -> e.nodeId() + "/" + e.regionId() + " released by " + e.backend();
       case RegistrationDecision e -> e.nodeId() + " " + e.component() + " policy " + e.policy() + ": " + e.outcome();
+      case ModelLayoutDeclared e -> e.nodeId() + " epoch " + e.epoch() + " layout " + e.modelId() + " TP "
+          + e.tpRank() + "/" + e.tpSize() + ": " + e.components().stream().map(c -> c.name() + "x" + c.buffers()).toList();
+      case TransferRequested e when e.requestForm() -> e.transferId() + " request " + e.requestId() + " "
+          + e.sourceNode() + " -> " + e.destinationNode() + " parts "
+          + e.parts().stream().map(io.kvfleet.events.RequestPart::component).toList()
+          + (e.recomputed().isEmpty() ? "" : " recomputed " + e.recomputed());
       case TransferRequested e -> e.transferId() + " " + e.op() + " " + e.sourceNode() + "/" + e.sourceRegion()
           + " -> " + e.destinationNode() + "/" + e.destinationRegion() + " " + e.ranges().size() + " ranges, "
           + Text.bytes(e.totalBytes());
@@ -64,7 +71,10 @@ public final class EventLine {
       case TransferDispatched e -> e.transferId() + " to " + e.sourceNode() + " by " + e.coordinatorId();
       case TransferCompleted e -> e.transferId() + " " + Text.bytes(e.bytes()) + " in "
           + String.format("%.3f ms", e.durationNanos() / 1e6) + " via " + e.path()
-          + (e.checksum().isEmpty() ? "" : " crc32c " + e.checksum());
+          + (e.checksum().isEmpty() ? "" : " crc32c " + e.checksum())
+          + (e.parts().isEmpty() ? "" : " parts " + e.parts().stream()
+              .map(p -> p.component() + " " + Text.bytes(p.bytes()) + (p.checksum().isEmpty() ? "" : " crc32c " + p.checksum()))
+              .toList());
       case TransferFailed e -> e.transferId() + " FAILED " + e.reason() + ": " + e.detail();
       case TransferTimedOut e -> e.transferId() + " TIMED OUT (deadline " + e.deadlineMillis() + ")";
       case OpaqueEvent e -> "(unreadable by this version: " + e.wireType() + " v" + e.schemaVersion() + ")";

@@ -93,6 +93,9 @@ final class TransferDecider {
     if (destination.isPresent()) {
       return destination.get().toDecision(request);
     }
+    if (request.requestForm()) {
+      return RequestDecision.of(state, request, coordinatorId);
+    }
     var unknownRegion = regionProblem(state, request.sourceNode(), request.sourceRegion())
         .or(() -> regionProblem(state, request.destinationNode(), request.destinationRegion()));
     if (unknownRegion.isPresent()) {

@@ -162,6 +162,10 @@ public final class EngineDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order, Landings landings) {
+    if (!order.parts().isEmpty()) {
+      return new RequestTransferRun(engine.backends(), this::held, sending)
+          .run(order);
+    }
     TransferRequested request = order.request();
     var local = held(request.sourceRegion());
     Optional<String> backend = engine.backends().stream()

@@ -74,6 +74,9 @@ public final class InProcessDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order) {
+    if (!order.parts().isEmpty()) {
+      return InProcessParts.run(order, InProcessDataPlane::segment, BACKEND + "/memcpy");
+    }
     var request = order.request();
     var local = segment(order.source());
     var remote = segment(order.destination());

@@ -20,14 +20,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo fleet in one JVM: a coordinator, a prefill node and a decode node, and a router that
- * streams KV transfers between them, all talking through Kafka and the Vert.x EventBus.
+ * The demo fleet in one JVM: a coordinator, a prefill node and two decode nodes, and a router that
+ * streams KV transfers from the prefill node to decode-0 and request transfers of a hybrid model to
+ * decode-0 (which registered its conv state but not its SSM state: every one is rejected) and
+ * decode-1 (which serves the model whole), all talking through Kafka and the Vert.x EventBus.
  */
 public final class DemoFleet implements AutoCloseable {
   static final String PREFILL = "prefill-0";
   static final String DECODE = "decode-0";
+  /** The decode node that serves the hybrid model whole (decode-0 registered its conv state only). */
+  static final String DECODE_WHOLE = "decode-1";
   /** The demo's nodes. */
-  public static final List<String> NODES = List.of(PREFILL, DECODE);
+  public static final List<String> NODES = List.of(PREFILL, DECODE, DECODE_WHOLE);
   /** The most transfer requests per second the demo's workload sends (one per millisecond). */
   public static final int MAX_RATE = 1000;
   static final String COORDINATOR = "coordinator-0";
@@ -75,17 +79,40 @@ public final class DemoFleet implements AutoCloseable {
     if (ops != null) {
       dashboardUrl = ops.dashboardUrl(await(ops.port()));
     }
+    // Owned before the agents' data planes, so the memory outlives them.
+    var prefillModel = own(new HybridModel((byte) 0x3c, true));
+    var convOnlyModel = own(new HybridModel((byte) 0, false));
+    var wholeModel = own(new HybridModel((byte) 0, true));
     long prefillEpoch = startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
     long decodeEpoch = startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
+    long wholeEpoch = startAgent(DECODE_WHOLE, null, clock);
+    serve(PREFILL, prefillModel);
+    serve(DECODE, convOnlyModel);
+    serve(DECODE_WHOLE, wholeModel);
     router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
     var workload = new Workload(router, prefillEpoch, decodeEpoch);
-    workloadTimer = vertx.setPeriodic(Math.max(1, 1000 / rate), t -> workload.next());
+    var requests = new RequestWorkload(router, prefillEpoch, List.of(DECODE, DECODE_WHOLE),
+        List.of(decodeEpoch, wholeEpoch));
+    var ticks = new java.util.concurrent.atomic.AtomicLong();
+    workloadTimer = vertx.setPeriodic(Math.max(1, 1000 / rate), t -> {
+      workload.next();
+      if (ticks.incrementAndGet() % 4 == 0) {
+        requests.next(); // one request transfer for every four single-region ones
+      }
+    });
+  }
+
+  /** {@code nodeId}'s agent registers the hybrid model's buffers and declares its layout. */
+  private void serve(String nodeId, HybridModel model) throws Exception {
+    await(agents.get(nodeId).declare(model.served()));
   }
 
   private long startAgent(String nodeId, DemoBuffers buffers, Clock clock) throws Exception {
-    own(buffers);
+    if (buffers != null) {
+      own(buffers);
+    }
     long epoch = AgentConfig.newEpoch();
-    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers.components(),
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers == null ? List.of() : buffers.components(),
         RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1));
     DataPlane dataPlane = own(EngineDataPlane.open(nodeId));
     var events = own(new EventPublisher(bootstrapServers, nodeId, epoch, clock));

@@ -2,6 +2,7 @@ package io.kvfleet.control.ops;
 
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -112,6 +113,8 @@ public final class FleetMetrics {
       }
       case TransferTimedOut t -> ended(record, envelope, t.transferId(), "timed_out", ReasonCodes.DEADLINE_PASSED,
           Duration.ZERO);
+      case ModelLayoutDeclared l -> registry.counter("kvfleet_layouts_declared", "role", Roles.of(l.nodeId()))
+          .increment();
       case OpaqueEvent o -> { } // counted by type above
     }
   }

@@ -2,6 +2,7 @@ package io.kvfleet.control.ops;
 
 import io.kvfleet.control.coordinator.CoordinatorView;
 import io.kvfleet.control.coordinator.FoldWatcher;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.replay.LogRecord;
 import io.kvfleet.events.state.FleetState;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -93,7 +94,7 @@ public final class OpsServer implements FoldWatcher {
   public Future<Counters.At> countersNow() {
     Promise<Counters.At> read = Promise.promise();
     context.runOnContext(v -> read.complete(new Counters.At(Counters.of(registry), view.position().order(),
-        view.state().hash())));
+        StateHash.of(view.state()))));
     return read.future();
   }
 

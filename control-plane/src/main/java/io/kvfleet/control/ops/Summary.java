@@ -1,6 +1,7 @@
 package io.kvfleet.control.ops;
 
 import io.kvfleet.control.coordinator.CoordinatorView;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.Counts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -37,7 +38,7 @@ final class Summary {
           new Phase(t.count(), t.totalTime(TimeUnit.SECONDS), t.max(TimeUnit.SECONDS)));
     }
     var status = view.status();
-    return new Now(System.currentTimeMillis(), status.caughtUp(), view.state().hash(), view.state().counts(),
+    return new Now(System.currentTimeMillis(), status.caughtUp(), StateHash.of(view.state()), view.state().counts(),
         transfers, bytes, phases);
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.TransferRequested;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +15,9 @@ import java.util.Map;
  * @param destinationTransport the destination node's exported transport address
  * @param requestEventId envelope id of the request record: an agent runs the orders of one request
  *     once, however often they are sent, and a later request that reuses a forgotten transfer id anew
+ * @param parts a request transfer's buffers, expanded by the coordinator (then {@code source},
+ *     {@code destination} and {@code destinationKeys} are the first part's); empty for the
+ *     single-region form, and when an older coordinator sent the order
  */
 public record TransferOrder(
     TransferRequested request,
@@ -21,7 +25,8 @@ public record TransferOrder(
     RegionSpec destination,
     Map<String, String> destinationKeys,
     String destinationTransport,
-    String requestEventId) {
+    String requestEventId,
+    List<OrderPart> parts) {
   public TransferOrder {
     requireNonNull(request, "request must not be null");
     requireNonNull(source, "source must not be null");
@@ -29,5 +34,12 @@ public record TransferOrder(
     destinationKeys = Map.copyOf(requireNonNull(destinationKeys, "destinationKeys must not be null"));
     requireNonNull(destinationTransport, "destinationTransport must not be null");
     requireNonNull(requestEventId, "requestEventId must not be null");
+    parts = parts == null ? List.of() : List.copyOf(parts);
+  }
+
+  /** The order of a single-region transfer. */
+  public TransferOrder(TransferRequested request, RegionSpec source, RegionSpec destination,
+      Map<String, String> destinationKeys, String destinationTransport, String requestEventId) {
+    this(request, source, destination, destinationKeys, destinationTransport, requestEventId, List.of());
   }
 }

@@ -13,7 +13,7 @@ class UserErrorsTest {
   @CsvSource(delimiter = '|', value = {
       "demo --rate 0 | --rate must be 1 to 1000 requests per second, not 0",
       "demo --rate 5000 | --rate must be 1 to 1000 requests per second, not 5000",
-      "demo --crash-node nosuch-0 | --crash-node nosuch-0: the demo's nodes are [prefill-0, decode-0]",
+      "demo --crash-node nosuch-0 | --crash-node nosuch-0: the demo's nodes are [prefill-0, decode-0, decode-1]",
       "demo --crash-after 5s | --crash-after needs --crash-node (which node to crash)",
       "demo --replication-factor 3 | --replication-factor is for an external cluster (--bootstrap-servers)",
       "demo --bootstrap-servers 127.0.0.1:1 --data-dir /tmp/x | --data-dir is for the embedded broker",

@@ -158,6 +158,11 @@ final public class Fleet implements AutoCloseable {
     return request;
   }
 
+  /** Publishes {@code event} as the fleet's router. */
+  void route(FleetEvent event) throws Exception {
+    router.publish(event, event.subject()).get(30, TimeUnit.SECONDS);
+  }
+
   FleetState state() {
     return FleetState.fold(log.envelopes());
   }

@@ -65,7 +65,8 @@ class KcatIT {
       assertThat(d.get("producer").asText()).isEqualTo("kcat-check");
       assertThat(d.get("epoch").asLong()).isEqualTo(2);
       assertThat(d.get("sequence").asLong()).isBetween(1L, (long) EventType.values().length);
-      assertThat(d.get("schemaversion").asInt()).isEqualTo(1);
+      assertThat(d.get("schemaversion").asInt()).isEqualTo(
+          EventType.byWireName(d.get("type").asText()).map(t -> Samples.of(t).schemaVersion()).orElseThrow());
       assertThat(d.get("correlationid").asText()).startsWith("corr-");
       assertThat(d.get("id").asText()).isNotBlank();
       assertThat(d.get("time").asText()).matches("\\d{4}-\\d{2}-\\d{2}T.*Z");

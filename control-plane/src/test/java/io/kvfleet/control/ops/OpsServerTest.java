@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kvfleet.control.coordinator.CoordinatorStatus;
 import io.kvfleet.control.coordinator.CoordinatorView;
 import io.kvfleet.control.coordinator.FoldPosition;
+import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.state.FleetState;
 import io.vertx.core.Future;
@@ -100,12 +101,12 @@ class OpsServerTest {
 
     @Override
     public CoordinatorStatus status() {
-      return new CoordinatorStatus("c-0", false, 0, 0, 0, 0, state.hash(), List.of(), 0, 0, 0, 0);
+      return new CoordinatorStatus("c-0", false, 0, 0, 0, 0, 0, StateHash.of(state), List.of(), 0, 0, 0, 0);
     }
 
     @Override
     public FoldPosition position() {
-      return new FoldPosition("c-0", 0, state.hash(), new TreeMap<>(), FoldOrder.EMPTY, "", 0);
+      return new FoldPosition("c-0", 0, StateHash.of(state), new TreeMap<>(), FoldOrder.EMPTY, "", 0);
     }
 
     @Override

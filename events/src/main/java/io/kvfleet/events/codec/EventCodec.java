@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import io.kvfleet.events.Envelope;
+import io.kvfleet.events.EventType;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.OpaqueEvent;
 import java.io.UncheckedIOException;
@@ -67,7 +68,7 @@ public final class EventCodec {
       // Written back exactly as it was read: this build does not know its shape.
       node.putRawValue(DATA, new RawValue(opaque.rawData()));
     } else {
-      node.set(DATA, mapper.valueToTree(event));
+      node.set(DATA, OlderVersions.downgrade(EventType.of(event), event.schemaVersion(), mapper.valueToTree(event)));
     }
   }
 

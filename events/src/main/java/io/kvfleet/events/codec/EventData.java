@@ -33,7 +33,7 @@ final class EventData {
       throw Malformation.invalid(DATA, "must be a JSON object for " + wireType);
     }
     try {
-      return mapper.treeToValue(data, known.get().javaType());
+      return mapper.treeToValue(OlderVersions.upgrade(known.get(), version, data), known.get().javaType());
     } catch (JacksonException | IllegalArgumentException e) {
       throw new Malformation("invalid data for " + wireType + ": " + reasonOf(e));
     }

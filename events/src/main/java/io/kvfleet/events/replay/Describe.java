@@ -2,6 +2,7 @@ package io.kvfleet.events.replay;
 
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -48,6 +49,8 @@ final class Describe {
           + e.backend() + ": " + e.reason();
       case RegistrationDecision e -> e.nodeId() + " epoch " + e.epoch() + " chose policy " + e.policy() + " for "
           + e.component() + ": " + e.outcome();
+      case ModelLayoutDeclared e -> RequestStory.layout(e);
+      case TransferRequested e when e.requestForm() -> RequestStory.requested(e) + by;
       case TransferRequested e -> e.transferId() + " requested" + by + ": " + e.op() + " " + Text.bytes(e.totalBytes())
           + " in " + e.ranges().size() + " range" + (e.ranges().size() == 1 ? "" : "s") + " from " + e.sourceNode()
           + "/" + e.sourceRegion() + " epoch " + e.sourceEpoch() + " to " + e.destinationNode() + "/"
@@ -55,6 +58,7 @@ final class Describe {
           + Text.clock(Instant.ofEpochMilli(e.deadlineMillis()));
       case TransferRejected e -> e.transferId() + " rejected" + by + ": " + e.reason() + ": " + e.detail();
       case TransferDispatched e -> e.transferId() + " dispatched to " + e.sourceNode() + by;
+      case TransferCompleted e when !e.parts().isEmpty() -> RequestStory.completed(e) + by;
       case TransferCompleted e -> e.transferId() + " completed: " + Text.bytes(e.bytes()) + " in "
           + String.format("%.3f ms", e.durationNanos() / 1e6) + " via " + e.path() + by;
       case TransferFailed e -> e.transferId() + " failed" + by + ": " + e.reason()

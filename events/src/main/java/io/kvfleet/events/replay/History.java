@@ -1,6 +1,7 @@
 package io.kvfleet.events.replay;
 
 import io.kvfleet.events.Envelope;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -59,6 +60,7 @@ final class History implements ReplayObserver {
       case PeerLost p -> add(nodes, p.nodeId(), fact);
       case PeerLeft p -> add(nodes, p.nodeId(), fact);
       case RegistrationDecision p -> add(nodes, p.nodeId(), fact);
+      case ModelLayoutDeclared p -> add(nodes, p.nodeId(), fact);
       case PeerHeartbeat p -> heartbeats.merge(p.nodeId() + "@" + p.epoch(), new Heartbeats(1, e.time()),
           (a, b) -> new Heartbeats(a.count() + 1, b.last()));
       case RegionRegistered r -> add(regions, regionKey(r.nodeId(), r.region().regionId()), fact);
@@ -80,7 +82,7 @@ final class History implements ReplayObserver {
     index++;
   }
 
-  /** Joins, losses, departures and decisions of a node, in replay order. */
+  /** Joins, losses, departures, decisions and layouts of a node, in replay order. */
   List<Fact> node(String nodeId) {
     return nodes.getOrDefault(nodeId, List.of());
   }

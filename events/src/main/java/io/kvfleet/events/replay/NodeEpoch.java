@@ -1,6 +1,7 @@
 package io.kvfleet.events.replay;
 
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -37,6 +38,7 @@ record NodeEpoch(String nodeId, long epoch, boolean ownEvent) {
       case RegionSkipped e -> new NodeEpoch(e.nodeId(), e.epoch(), true);
       case RegionDeregistered e -> new NodeEpoch(e.nodeId(), e.epoch(), true);
       case RegistrationDecision e -> new NodeEpoch(e.nodeId(), e.epoch(), true);
+      case ModelLayoutDeclared e -> new NodeEpoch(e.nodeId(), e.epoch(), true);
       case TransferRequested e -> null;
       case TransferRejected e -> null;
       case TransferDispatched e -> null;

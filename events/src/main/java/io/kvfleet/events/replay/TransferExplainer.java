@@ -38,6 +38,13 @@ final class TransferExplainer {
     List<Fact> ends = facts.stream().filter(TransferExplainer::isEnd).toList();
     long at = t.status().isTerminal() && !ends.isEmpty() ? ends.getFirst().index() : Long.MAX_VALUE;
     var chain = new ArrayList<Fact>();
+    if (r.requestForm()) {
+      chain.addAll(RequestStory.layoutsBefore(history, r, at));
+      String because = t.status() == TransferStatus.COMPLETED ? ""
+          : RequestStory.peersBecause(source, destination, at, chain);
+      return new Explanation("transfer", id, true, outcome(t, facts) + RequestStory.layoutsClause(chain) + because
+          + late(ends), steps(facts, chain));
+    }
     String because = t.status() == TransferStatus.COMPLETED ? "" : because(source, destination, at, chain);
     return new Explanation("transfer", id, true, outcome(t, facts) + because + late(ends), steps(facts, chain));
   }

@@ -2,12 +2,15 @@ package io.kvfleet.events.snapshot;
 
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.LayoutComponent;
 import io.kvfleet.events.MemoryType;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.PartOutcome;
 import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionKind;
 import io.kvfleet.events.RegionRegistered;
@@ -15,6 +18,7 @@ import io.kvfleet.events.RegionSkipped;
 import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.RequestPart;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferFailed;
@@ -58,7 +62,8 @@ final class SnapshotClasses {
       RegistrationDecision.class, TransferRequested.class, TransferRejected.class,
       TransferDispatched.class, TransferCompleted.class, TransferFailed.class,
       TransferTimedOut.class, OpaqueEvent.class, MemoryType.class, RegionKind.class,
-      TransferOp.class, PeerStatus.class, RegionStatus.class, TransferStatus.class, Recent.Kept.class);
+      TransferOp.class, PeerStatus.class, RegionStatus.class, TransferStatus.class, Recent.Kept.class,
+      ModelLayoutDeclared.class, LayoutComponent.class, RequestPart.class, PartOutcome.class);
 
   private static final ClassValue<Shape> SHAPES =
       new ClassValue<>() {

@@ -27,6 +27,6 @@ public final class StateHash {
                 image.failuresByReason()),
             image.transfers(),
             List.of(image.keepEndedMillis(), image.forgottenTransfers(), image.lateOutcomes()), image.sequences(),
-            image.skipped(), image.decisions(), image.opaqueByType(), image.violations()));
+            image.skipped(), image.decisions(), image.opaqueByType(), image.violations(), image.layouts()));
   }
 }

@@ -3,6 +3,7 @@ package io.kvfleet.events.state;
 import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.events.Envelope;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -56,6 +57,7 @@ public final class FleetState {
   private final Regions regions;
   private final Transfers transfers;
   private final Sequences sequences = new Sequences();
+  private final Layouts layouts = new Layouts();
   private final Recent<RegionSkipped> skipped;
   private final Recent<RegistrationDecision> decisions;
   private final SortedMap<String, Long> opaqueByType = new TreeMap<>();
@@ -114,17 +116,20 @@ public final class FleetState {
       case PeerJoined e -> {
         if (peers.joined(e, at)) {
           regions.rejoined(e.nodeId(), e.epoch());
+          layouts.forget(e.nodeId());
         }
       }
       case PeerHeartbeat e -> peers.heartbeat(e, at);
       case PeerLost e -> {
         if (peers.lost(e, at)) {
           regions.ended(e.nodeId(), e.epoch());
+          layouts.forget(e.nodeId());
         }
       }
       case PeerLeft e -> {
         if (peers.left(e, at)) {
           regions.ended(e.nodeId(), e.epoch());
+          layouts.forget(e.nodeId());
         }
       }
       case RegionRegistered e ->
@@ -134,6 +139,8 @@ public final class FleetState {
       case RegionDeregistered e -> regions.deregistered(e, peers.currentEpoch(e.nodeId()), at);
       case RegionSkipped e -> skipped.add(e);
       case RegistrationDecision e -> decisions.add(e);
+      case ModelLayoutDeclared e ->
+          layouts.declared(e, peers.currentEpoch(e.nodeId()), peers.hasEnded(e.nodeId()), at);
       case TransferRequested e -> transfers.requested(e, at);
       case TransferDispatched e -> transfers.dispatched(e.transferId(), at);
       case TransferRejected e -> transfers.rejected(e.transferId(), e.reason(), e.detail(), at);
@@ -210,6 +217,11 @@ public final class FleetState {
   /** Registration policy decisions in log order (the newest {@link #KEPT_HISTORY} in a forgetting fold). */
   public List<RegistrationDecision> decisions() {
     return decisions.list();
+  }
+
+  /** The model layout the node declared at its current epoch, if it declared one and is not gone. */
+  public Optional<ModelLayoutDeclared> layout(String nodeId) {
+    return layouts.of(nodeId);
   }
 
   /** A transfer, if it was requested. */
@@ -313,7 +325,7 @@ public final class FleetState {
         applied, peers.image(), regions.viewsImage(), regions.staleRegistrations().image(), regions.staleKeys(),
         regions.failures().image(), regions.failuresByReason(), transfers.image(), transfers.keepEndedMillis(),
         transfers.forgotten(), transfers.lateOutcomes(), sequences.hashPart(), skipped.image(), decisions.image(),
-        new TreeMap<>(opaqueByType), violations.image());
+        new TreeMap<>(opaqueByType), violations.image(), layouts.image());
   }
 
   /**
@@ -332,6 +344,7 @@ public final class FleetState {
     state.decisions.restore(image.decisions());
     state.opaqueByType.putAll(image.opaqueByType());
     state.violations.restore(image.violations());
+    state.layouts.restore(image.layouts());
     return state;
   }
 }

@@ -1,5 +1,6 @@
 package io.kvfleet.events.state;
 
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.RegionSkipped;
 import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.RegistrationFailed;
@@ -27,4 +28,5 @@ public record StateImage(
     Recent.Kept<RegionSkipped> skipped,
     Recent.Kept<RegistrationDecision> decisions,
     SortedMap<String, Long> opaqueByType,
-    Recent.Kept<Violation> violations) {}
+    Recent.Kept<Violation> violations,
+    SortedMap<String, ModelLayoutDeclared> layouts) {}

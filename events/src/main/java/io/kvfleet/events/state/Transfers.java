@@ -107,6 +107,10 @@ final class Transfers {
     if (view == null || !end(view, TransferStatus.COMPLETED, "", e.path(), e.bytes(), at)) {
       return;
     }
+    if (view.request().requestForm()) {
+      RequestCompletion.check(view.request(), e, at);
+      return;
+    }
     if (e.bytes() != view.request().totalBytes()) {
       at.violation(
           "transfer " + e.transferId() + " completed with " + e.bytes() + " bytes but requested "

@@ -40,7 +40,7 @@ class EventCodecTest {
   @ParameterizedTest
   @EnumSource(EventType.class)
   void writesExactlyTheCloudEventsAttributes(EventType type) {
-    FleetEvent event = Samples.of(type);
+    FleetEvent event = Samples.newest(type);
     JsonNode document = json(Samples.envelope(event));
 
     assertThat(fieldNames(document)).containsExactlyElementsOf(CloudEvents.ATTRIBUTES);
@@ -72,7 +72,7 @@ class EventCodecTest {
   @ParameterizedTest
   @EnumSource(EventType.class)
   void writesDataFieldsNamedAfterTheRecordComponents(EventType type) {
-    JsonNode data = json(Samples.envelope(Samples.of(type))).get("data");
+    JsonNode data = json(Samples.envelope(Samples.newest(type))).get("data");
 
     List<String> components =
         Arrays.stream(type.javaType().getRecordComponents()).map(c -> c.getName()).toList();

@@ -2,6 +2,7 @@ package io.kvfleet.events.state;
 
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
@@ -103,6 +104,7 @@ public final class Histories {
       case RegionSkipped e -> new Writer(e.nodeId(), e.epoch());
       case RegionDeregistered e -> new Writer(e.nodeId(), e.epoch());
       case RegistrationDecision e -> new Writer(e.nodeId(), e.epoch());
+      case ModelLayoutDeclared e -> new Writer(e.nodeId(), e.epoch());
       case TransferRequested _ -> new Writer("router", 1);
       case PeerLost _ -> new Writer("coordinator-0", 1);
       case TransferDispatched _ -> new Writer("coordinator-0", 1);

@@ -56,8 +56,11 @@ final class Noise {
           .as((n, e, r, b) -> new RegionDeregistered(n, e, r, b, "noise"));
       case REGISTRATION_DECISION -> Combinators.combine(nodes(), epochs())
           .as((n, e) -> new RegistrationDecision(n, e, "kv_data", "FAIL_NODE", "noise"));
-      case TRANSFER_REQUESTED -> Combinators.combine(transfers(), nodes(), epochs(), nodes(), epochs())
-          .as((t, s, se, d, de) -> Samples.request(t, s, se, d, de));
+      case MODEL_LAYOUT_DECLARED -> Combinators.combine(nodes(), epochs()).as(Samples::layout);
+      case TRANSFER_REQUESTED -> Combinators.combine(transfers(), nodes(), epochs(), nodes(), epochs(),
+              Arbitraries.of(true, false))
+          .as((t, s, se, d, de, parts) -> parts ? Samples.requestTransfer(t, s, se, d, de)
+              : Samples.request(t, s, se, d, de));
       case TRANSFER_REJECTED -> Combinators.combine(transfers(), nodes())
           .as((t, n) -> new TransferRejected(t, n, ReasonCodes.UNKNOWN_PEER, "noise"));
       case TRANSFER_DISPATCHED -> Combinators.combine(transfers(), nodes())

@@ -1,0 +1,101 @@
+package io.kvfleet.control.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kvfleet.control.coordinator.FleetAccess;
+import io.kvfleet.events.LayoutComponent;
+import io.kvfleet.events.ModelLayoutDeclared;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code POST /v1/layout} on a real broker: sglang's and vLLM's shapes become a registered, declared layout. */
+class LayoutApiIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final FleetAccess fleet = new FleetAccess();
+
+  @AfterEach
+  void close() throws Exception {
+    fleet.close();
+  }
+
+  @Test
+  void registersSglangShapedBuffersAndDeclaresTheLayoutAfterThem() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    long k0 = fleet.allocate(8192), k1 = fleet.allocate(8192), conv = fleet.allocate(2048), ssm = fleet.allocate(4096);
+    long aux = fleet.allocate(1024);
+    var answer = post(port, """
+        {"modelId": "qwen3-next", "tpRank": 0, "tpSize": 1, "memoryType": "DRAM", "page_size": 16,
+         "kv_dtype": "bfloat16", "kv_data_ptrs": [%d, %d], "kv_data_lens": [8192, 8192], "kv_item_lens": [1024, 1024],
+         "kv_layers": [3, 3],
+         "state": [
+           {"name": "conv", "dtype": "bfloat16", "state_data_ptrs": [%d], "state_data_lens": [2048],
+            "state_item_lens": [256], "layers": [0]},
+           {"name": "ssm", "dtype": "float32", "state_data_ptrs": [%d], "state_data_lens": [4096],
+            "state_item_lens": [512], "layers": [0]}],
+         "aux_data_ptrs": [%d], "aux_data_lens": [1024], "aux_item_lens": [128]}
+        """.formatted(k0, k1, conv, ssm, aux));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    JsonNode events = JSON.readTree(answer.body()).get("events");
+    assertThat(events.get(events.size() - 1).get("type").asText()).isEqualTo("io.kvfleet.model.layout_declared");
+    assertThat(events).filteredOn(e -> e.get("type").asText().equals("io.kvfleet.region.registered")).isNotEmpty();
+    fleet.awaitEvents("the layout in Kafka", e -> e instanceof ModelLayoutDeclared l && l.components().equals(List.of(
+        new LayoutComponent("kv", io.kvfleet.events.RegionKind.KV, io.kvfleet.events.MemoryType.DRAM, 2, 1024, 16,
+            "bfloat16", List.of(3, 3), List.of("kv-0", "kv-1")),
+        new LayoutComponent("conv", io.kvfleet.events.RegionKind.STATE, io.kvfleet.events.MemoryType.DRAM, 1, 256, 1,
+            "bfloat16", List.of(0), List.of("conv-0")),
+        new LayoutComponent("ssm", io.kvfleet.events.RegionKind.STATE, io.kvfleet.events.MemoryType.DRAM, 1, 512, 1,
+            "float32", List.of(0), List.of("ssm-0")),
+        new LayoutComponent("aux", io.kvfleet.events.RegionKind.AUX, io.kvfleet.events.MemoryType.DRAM, 1, 128, 1,
+            "", List.of(0), List.of("aux-0")))));
+  }
+
+  @Test
+  void takesVllmsPerLayerKvCaches() throws Exception {
+    int port = fleet.agentWithApi("decode-0");
+    long l0 = fleet.allocate(4096), l1 = fleet.allocate(4096);
+    var answer = post(port, """
+        {"modelId": "m", "memoryType": "DRAM", "page_size": 16, "kv_caches": [
+          {"layer_name": "model.layers.0.self_attn.attn", "layer": 0, "data_ptr": %d, "len": 4096, "block_len": 512},
+          {"layer_name": "model.layers.1.self_attn.attn", "layer": 1, "data_ptr": %d, "len": 4096, "block_len": 512}]}
+        """.formatted(l0, l1));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    fleet.awaitEvents("the layout in Kafka", e -> e instanceof ModelLayoutDeclared l
+        && l.component("kv").map(c -> c.buffers() == 2 && c.itemLength() == 512 && c.layers().equals(List.of(0, 1)))
+            .orElse(false));
+  }
+
+  @Test
+  void refusesALayoutWhoseBuffersAreCutDifferentlyOrLackTheirItemLengths() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    var uneven = post(port, """
+        {"modelId": "m", "memoryType": "DRAM", "kv_data_ptrs": [4096, 8192], "kv_data_lens": [4096, 4096],
+         "kv_item_lens": [512, 1024]}
+        """);
+    var unsized = post(port, """
+        {"modelId": "m", "memoryType": "DRAM", "kv_data_ptrs": [4096], "kv_data_lens": [4096]}
+        """);
+
+    assertThat(uneven.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(uneven.body()).get("error").asText())
+        .isEqualTo("bad layout: kv: item lengths differ between buffers [512, 1024]; a component is cut alike in every buffer");
+    assertThat(unsized.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(unsized.body()).get("error").asText()).isEqualTo("bad layout: kv_item_lens must be given");
+  }
+
+  private HttpResponse<String> post(int port, String body) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/layout"))
+        .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
