@@ -18,7 +18,9 @@ public final class KvfleetException extends RuntimeException {
     /** The input cannot be used as given. */
     BAD_INPUT,
     /** The input names something that does not exist (a region this node does not hold). */
-    NOT_FOUND
+    NOT_FOUND,
+    /** Not now, but soon: the node agent is joining again with a new epoch; try again shortly. */
+    REJOINING
   }
 
   private final Kind kind;
@@ -73,6 +75,12 @@ public final class KvfleetException extends RuntimeException {
   /** A command was given something it cannot use. */
   public static KvfleetException badInput(String message) {
     return new KvfleetException(Kind.BAD_INPUT, message, null);
+  }
+
+  /** A node agent that was fenced is joining again: registrations wait until its new epoch has joined. */
+  public static KvfleetException rejoining(String nodeId) {
+    return new KvfleetException(Kind.REJOINING, nodeId + " is joining again with a new epoch (its lease"
+        + " lapsed or the fleet declared it lost); nothing was registered: try again in a second", null);
   }
 
   /** A worker named a region its node does not hold. */

@@ -22,6 +22,8 @@ public final class Lease {
   private final LongSupplier nanoTime;
   /** Until when (monotonic nanos) the lease is proven, margin included; MIN_VALUE while nothing is. */
   private volatile long provenUntil = Long.MIN_VALUE;
+  /** Once a proof lapsed, no later acknowledgement brings it back: the fleet may have declared the epoch lost. */
+  private volatile boolean dead;
 
   /** A lease of {@code lease} renewed by heartbeats every {@code heartbeat}, on the JVM's monotonic clock. */
   public Lease(Duration lease, Duration heartbeat) {
@@ -44,18 +46,24 @@ public final class Lease {
 
   /** Kafka acknowledged the heartbeat stamped {@code sentAt}: the lease is proven from then on. */
   public synchronized void acknowledged(long sentAt) {
+    if (lapsed()) {
+      dead = true; // an acknowledgement after a lapse proves nothing about the time in between
+      return;
+    }
     provenUntil = Math.max(provenUntil, sentAt + leaseNanos - marginNanos);
   }
 
-  /** Whether the agent may start work now. */
+  /** Whether the agent may start work now, or go on with work it started. */
   public boolean current() {
-    return nanoTime.getAsLong() < provenUntil;
+    return !dead && nanoTime.getAsLong() < provenUntil;
   }
 
   /** Whether a lease was proven once and has lapsed since: the fleet may have declared this epoch lost. */
   public boolean lapsed() {
-    return provenUntil != Long.MIN_VALUE && !current();
+    return provenUntil != Long.MIN_VALUE && (dead || nanoTime.getAsLong() >= provenUntil);
   }
+
+
 
   /** How long ago the proof ran out, for a message; zero while it holds. */
   public Duration lapsedFor() {

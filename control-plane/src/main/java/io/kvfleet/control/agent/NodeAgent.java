@@ -1,5 +1,6 @@
 package io.kvfleet.control.agent;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.protocol.Addresses;
@@ -57,6 +58,12 @@ public final class NodeAgent extends VerticleBase {
   private Lease lease;
   private OwnLossWatch lossWatch;
   private boolean rejoining;
+  private volatile boolean stopping;
+  /**
+   * The requests this node has run (transfer id and request record), over all its incarnations: an
+   * order sent twice (a retry, a new coordinator, after a rejoin) runs once; the last 100,000 are kept.
+   */
+  private final java.util.Set<String> ordersTaken = OrderRunner.remembered();
   /** What the node's registrations said, for each new incarnation to say again. */
   private final Reannounce said = new Reannounce();
   private volatile int httpPort = -1;
@@ -111,7 +118,7 @@ public final class NodeAgent extends VerticleBase {
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
     registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
     landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
-    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease);
+    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken);
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());
@@ -144,7 +151,7 @@ public final class NodeAgent extends VerticleBase {
    * for its epoch, and join again with a new epoch and the same registrations.
    */
   private void fence(String reason, String why) {
-    if (rejoining || crashed || runner.leaving()) {
+    if (rejoining || crashed || stopping || runner.leaving()) {
       return;
     }
     rejoining = true;
@@ -158,25 +165,60 @@ public final class NodeAgent extends VerticleBase {
         .compose(drained -> leave(ReasonCodes.LEASE_EXPIRED).timeout(oldConfig.lease().toMillis(), TimeUnit.MILLISECONDS)
             .otherwiseEmpty())
         .compose(left -> oldWatch.close().otherwiseEmpty())
-        .compose(closed -> {
-          oldLanding.close();
-          config = oldConfig.withEpoch(Math.max(AgentConfig.newEpoch(), oldConfig.epoch() + 1));
-          publisher = publisher.nextIncarnation(config.epoch());
-          made.add(publisher);
-          return join(true);
-        })
         .onComplete(done -> {
-          rejoining = false;
-          if (done.succeeded()) {
-            LOG.warn("{} joined again as epoch {} (was {})", config.nodeId(), config.epoch(), oldConfig.epoch());
-          } else {
-            LOG.error("{} could not join again after being fenced: {}", config.nodeId(), done.cause().toString());
-          }
+          oldLanding.close();
+          retire(publisher);
+          joinAgain(oldConfig.epoch());
         });
+  }
+
+  /** Joins with an epoch after {@code after}; if that fails (Kafka still away), tries again a heartbeat later. */
+  private void joinAgain(long after) {
+    if (crashed || stopping) {
+      rejoining = false;
+      return;
+    }
+    long was = config.epoch();
+    config = config.withEpoch(Math.max(AgentConfig.newEpoch(), after + 1));
+    publisher = publisher.nextIncarnation(config.epoch());
+    made.add(publisher);
+    join(true).onComplete(done -> {
+      if (done.succeeded() || crashed || stopping) {
+        rejoining = false;
+        if (done.succeeded()) {
+          LOG.warn("{} joined again as epoch {} (was {})", config.nodeId(), config.epoch(), was);
+        }
+        return;
+      }
+      LOG.error("{} could not join again as epoch {}, trying again with a new epoch: {}", config.nodeId(),
+          config.epoch(), done.cause().toString());
+      vertx.cancelTimer(heartbeatTimer);
+      vertx.cancelTimer(fenceTimer);
+      if (lossWatch != null) {
+        lossWatch.close();
+      }
+      landingDesk.close();
+      retire(publisher);
+      vertx.setTimer(config.heartbeat().toMillis(), t -> joinAgain(config.epoch()));
+    });
+  }
+
+  /**
+   * Closes a publisher this agent made for an incarnation it has left, once the outcomes that
+   * incarnation still owes have had a while (a minute) to reach Kafka.
+   */
+  private void retire(EventPublisher old) {
+    if (made.contains(old)) {
+      vertx.setTimer(Duration.ofMinutes(1).toMillis(), t -> vertx.executeBlocking(() -> {
+        old.close();
+        return null;
+      }).onComplete(closed -> made.remove(old)));
+    }
   }
 
   @Override
   public Future<?> stop() {
+    stopping = true;
     if (crashed) {
       made.forEach(EventPublisher::close);
       return Future.succeededFuture();
@@ -199,7 +241,8 @@ public final class NodeAgent extends VerticleBase {
    * marked pending. Refused up front, with nothing registered, when the event buffer is full.
    */
   public Future<RegistrationAnswer> register(List<Component> components) {
-    return registrations.register(components);
+    return rejoining ? Future.failedFuture(KvfleetException.rejoining(config.nodeId()))
+        : registrations.register(components);
   }
 
   /**
@@ -207,12 +250,14 @@ public final class NodeAgent extends VerticleBase {
    * layout event follows the registration outcomes on the node's key, so Kafka keeps them in order.
    */
   public Future<RegistrationAnswer> declare(ServedModel model) {
-    return registrations.declare(model);
+    return rejoining ? Future.failedFuture(KvfleetException.rejoining(config.nodeId()))
+        : registrations.declare(model);
   }
 
   /** Releases a region for a local worker; fails when the node holds no such region. */
   public Future<RegistrationAnswer> deregister(String regionId) {
-    return registrations.deregister(regionId);
+    return rejoining ? Future.failedFuture(KvfleetException.rejoining(config.nodeId()))
+        : registrations.deregister(regionId);
   }
 
   /** The port of the local registration API, -1 when it has none. */

@@ -40,17 +40,8 @@ final class OrderRunner {
   private final Lease lease;
   /** Per destination node and epoch, the last order queued: the next one runs after it. */
   private final Map<String, Future<?>> queues = new HashMap<>();
-  /**
-   * The requests this incarnation has run (transfer id and request record): an order sent twice (a
-   * retry, a new coordinator) runs once; the last 100,000 are remembered.
-   */
-  private final Set<String> ordersTaken = Collections.newSetFromMap(
-      new LinkedHashMap<String, Boolean>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-          return size() > 100_000;
-        }
-      });
+  /** The requests the node has run, kept by the agent over its incarnations: an order runs once. */
+  private final Set<String> ordersTaken;
   /** Why new orders are refused (stopping, or fenced): null while orders are taken. */
   private volatile Refusal refusal;
 
@@ -59,13 +50,24 @@ final class OrderRunner {
   private final Set<Future<?>> running = new HashSet<>();
 
   OrderRunner(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes, Landings landings,
-      Lease lease) {
+      Lease lease, Set<String> ordersTaken) {
+    this.ordersTaken = ordersTaken;
     this.vertx = vertx;
     this.config = config;
     this.dataPlane = dataPlane;
     this.outcomes = outcomes;
     this.landings = landings;
     this.lease = lease;
+  }
+
+  /** A set that remembers the newest 100,000 requests run (transfer id and request record), for {@link #onOrder}. */
+  static Set<String> remembered() {
+    return Collections.newSetFromMap(new LinkedHashMap<String, Boolean>() {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+        return size() > 100_000;
+      }
+    });
   }
 
   /** Whether new orders are refused: the agent is stopping, or this incarnation was fenced. */
@@ -156,6 +158,6 @@ final class OrderRunner {
           "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " passed before "
               + config.nodeId() + " could start it (it waited behind other transfers); not run");
     }
-    return dataPlane.transfer(order, landings);
+    return dataPlane.transfer(order, landings, lease::current);
   }
 }

@@ -36,6 +36,10 @@ final class OutcomePublisher {
 
   /** Publishes once: a heartbeat, a join or a goodbye, which the next one replaces. */
   Future<Void> publish(FleetEvent event, String correlationId) {
+    if (crashed.getAsBoolean()) {
+      return Future.failedFuture("the agent crashed (a drill) or this incarnation was retired: " + event.wireType()
+          + " not published");
+    }
     return Future.fromCompletionStage(publisher.publish(event, correlationId), context).mapEmpty();
   }
 

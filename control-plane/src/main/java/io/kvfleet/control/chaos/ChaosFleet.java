@@ -52,6 +52,12 @@ final class ChaosFleet implements AutoCloseable {
   private final int clusterPort;
   private final boolean group;
   private volatile boolean closed;
+  /** Kills every process if this JVM is stopped (Ctrl-C, a test runner's kill) before {@link #close}. */
+  private final Thread cleanup = new Thread(() -> {
+    agents.values().forEach(Child::kill);
+    coordinators.forEach(Child::kill);
+    brokers.forEach(Child::kill);
+  });
 
   private ChaosFleet(ChaosConfig config, int brokerCount, int coordinatorCount) {
     this.config = config;
@@ -79,6 +85,7 @@ final class ChaosFleet implements AutoCloseable {
   /** Starts {@code brokerCount} brokers, {@code coordinatorCount} coordinators and the two agents, and waits until all are ready. */
   static ChaosFleet start(ChaosConfig config, int brokerCount, int coordinatorCount) {
     var fleet = new ChaosFleet(config, brokerCount, coordinatorCount);
+    Runtime.getRuntime().addShutdownHook(fleet.cleanup);
     try {
       Files.createDirectories(config.workDir());
       for (int i = 0; i < brokerCount; i++) {
@@ -251,12 +258,21 @@ final class ChaosFleet implements AutoCloseable {
     }
   }
 
+  /** Stops every process (agents, then coordinators, then brokers) and removes the buffers, whatever fails on the way. */
   @Override
   public void close() {
     closed = true;
-    agents.values().forEach(Child::close);
-    coordinators.forEach(Child::close);
-    brokers.forEach(Child::close);
-    buffers.values().forEach(SharedBuffer::close);
+    Runtime.getRuntime().removeShutdownHook(cleanup);
+    List<AutoCloseable> all = new ArrayList<>(agents.values());
+    all.addAll(coordinators);
+    all.addAll(brokers);
+    all.addAll(buffers.values());
+    for (var each : all) {
+      try {
+        each.close();
+      } catch (Exception e) {
+        System.err.println("chaos: could not stop " + each + ": " + e);
+      }
+    }
   }
 }

@@ -59,6 +59,11 @@ final class Child implements AutoCloseable {
     }
   }
 
+  @Override
+  public String toString() {
+    return name;
+  }
+
   String name() {
     return name;
   }
@@ -129,7 +134,11 @@ final class Child implements AutoCloseable {
     if (!process.isAlive()) {
       return;
     }
-    resume();
+    try {
+      resume();
+    } catch (RuntimeException e) {
+      // it ended between the check and the signal: nothing to resume
+    }
     process.destroy();
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -116,7 +116,7 @@ public final class FaultRun {
         anomalies.count(AnomalyKind.SEQUENCE_GAP), anomalies.count(AnomalyKind.VIOLATION), tally.bytesAfterFailure(),
         stalled(tally), detections(tally), poison.count(), deadLettered, List.copyOf(restarts),
         java.util.stream.Stream.concat(poison.unendedIds(tally).stream(), tally.examples(5).stream()).toList(),
-        tally.verdictsAfterReport());
+        tally.verdictsAfterReport(), tally.completed(), faults.size(), detectsAgentFaults());
   }
 
   /** Requests made in the second after a restarted peer was back until the next fault that timed out. */
@@ -125,9 +125,13 @@ public final class FaultRun {
         t.plus(config.lease().multipliedBy(2)).plusSeconds(2))).sum();
   }
 
+  private boolean detectsAgentFaults() {
+    return scenario == Scenario.AGENT_KILL || scenario == Scenario.AGENT_PAUSE || scenario == Scenario.DESTINATION_KILL;
+  }
+
   /** For agent faults, from each fault to the first peer.lost after it. */
   private List<Duration> detections(Tally tally) {
-    if (scenario != Scenario.AGENT_KILL && scenario != Scenario.AGENT_PAUSE && scenario != Scenario.DESTINATION_KILL) {
+    if (!detectsAgentFaults()) {
       return List.of();
     }
     var losses = tally.peerLosses();

@@ -25,29 +25,34 @@ import java.util.List;
  * @param restarts how long each restarted process took to be ready
  * @param examples a few transfers that broke the promise, with their endings
  * @param verdictsAfterReport late outcomes where a coordinator's verdict came after the source's report
+ * @param completed requests the source completed
+ * @param faults faults injected; each must have its restart (and, for an agent fault, its detection)
+ * @param detectsAgentFaults whether each fault must be followed by a {@code peer.lost}
  */
 public record Figures(String scenario, long requests, long acknowledged, long refused, long endedOnce, long unended,
     long endedTwice, long lateOutcomes, long lost, long duplicates, long gaps, long violations,
     long bytesAfterFailure, long stalled, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts,
-    List<String> examples, long verdictsAfterReport) {
+    List<String> examples, long verdictsAfterReport, long completed, int faults, boolean detectsAgentFaults) {
 
   /** Whether the promise held: one ending each, nothing lost, doubled or moved after a failure, all poison dead-lettered. */
   public boolean held() {
     return unended == 0 && endedTwice == 0 && lost == 0 && duplicates == 0 && gaps == 0 && violations == 0
-        && bytesAfterFailure == 0 && stalled == 0 && deadLettered == poison && requests > 0;
+        && bytesAfterFailure == 0 && stalled == 0 && deadLettered == poison && requests > 0 && completed > 0
+        && restarts.size() == faults && (!detectsAgentFaults || detect.size() == faults);
   }
 
   /** One paragraph for a console or RELIABILITY.md. */
   public String describe() {
-    return "%s: %s%n  requests %d (acknowledged %d, refused by the router while Kafka was away %d), ended once %d,"
-        .formatted(scenario, held() ? "HELD" : "BROKEN", requests, acknowledged, refused, endedOnce)
+    return "%s: %s%n  requests %d (acknowledged %d, refused by the router while Kafka was away %d), completed %d,"
+        .formatted(scenario, held() ? "HELD" : "BROKEN", requests, acknowledged, refused, completed)
+        + " ended once %d,".formatted(endedOnce)
         + " unended %d, ended twice or more %d, late outcomes %d (a verdict after the agent's report: %d)%n"
             .formatted(unended, endedTwice, lateOutcomes, verdictsAfterReport)
         + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes moved after a failure %d,"
             .formatted(lost, duplicates, gaps, violations, bytesAfterFailure)
         + " timed out after the peer was back %d%n".formatted(stalled)
-        + "  poison %d, dead-lettered %d; time to detect %s; restart to ready %s"
-            .formatted(poison, deadLettered, range(detect), range(restarts))
+        + "  poison %d, dead-lettered %d; faults %d; time to detect %s; restart to ready %s"
+            .formatted(poison, deadLettered, faults, range(detect), range(restarts))
         + String.join("", examples.stream().map(e -> "\n  broken: " + e).toList());
   }
 

@@ -59,6 +59,11 @@ final class Tally {
     return sources.size();
   }
 
+  /** Requests the source completed (the fleet must still move bytes between faults). */
+  long completed() {
+    return sources.keySet().stream().filter(id -> list(id).stream().anyMatch(Ending::completed)).count();
+  }
+
   /** Acknowledged requests the log does not hold. */
   long lost(Set<String> acknowledged) {
     return acknowledged.stream().filter(id -> !sources.containsKey(id)).count();

@@ -9,6 +9,7 @@ import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegistrationFailed;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.Optional;
 
 /**
@@ -43,6 +44,15 @@ public interface DataPlane extends AutoCloseable {
    */
   default FleetEvent transfer(TransferOrder order, Landings landings) {
     return transfer(order);
+  }
+
+  /**
+   * {@link #transfer(TransferOrder, Landings)}, giving up on its batch (failed, no longer waited on)
+   * as soon as {@code mayGoOn} says no before the request's deadline: the agent can no longer prove
+   * its lease.
+   */
+  default FleetEvent transfer(TransferOrder order, Landings landings, BooleanSupplier mayGoOn) {
+    return transfer(order, landings);
   }
 
   /** Whether {@code backend} moves bytes between hosts (ucx does; cuda IPC and process_vm do not). */

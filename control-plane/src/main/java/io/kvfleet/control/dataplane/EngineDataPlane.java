@@ -8,6 +8,7 @@ import io.kvfleet.engine.Direction;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.EngineConfig;
 import io.kvfleet.engine.EngineException;
+import io.kvfleet.engine.PendingTransfer;
 import io.kvfleet.engine.Peer;
 import io.kvfleet.engine.RegionRequest;
 import io.kvfleet.engine.RegionLocation;
@@ -38,6 +39,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 
 /**
@@ -162,6 +164,11 @@ public final class EngineDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order, Landings landings) {
+    return transfer(order, landings, () -> true);
+  }
+
+  @Override
+  public FleetEvent transfer(TransferOrder order, Landings landings, BooleanSupplier mayGoOn) {
     if (!order.parts().isEmpty()) {
       return new RequestTransferRun(engine.backends(), this::held, sending)
           .run(order);
@@ -195,10 +202,11 @@ public final class EngineDataPlane implements DataPlane {
       for (ByteRange r : request.ranges()) {
         batch.add(registration, r.sourceOffset(), remote, r.destinationOffset(), r.length());
       }
-      // Bounded by the request's own deadline, not the engine's: a dead peer fails this transfer
-      // when the fleet times it out, and the bytes it holds back are never written after that.
-      var result = peer.post(request.op() == TransferOp.WRITE ? Direction.WRITE : Direction.READ, batch)
-          .await(Duration.ofMillis(Math.max(1, request.deadlineMillis() - System.currentTimeMillis())));
+      // Bounded by the request's own deadline and the agent's lease, not the engine's: a dead peer
+      // fails this transfer when the fleet times it out (or may declare this node lost), and the
+      // bytes it holds back are never written after that.
+      var result = awaitWhile(peer.post(request.op() == TransferOp.WRITE ? Direction.WRITE : Direction.READ, batch),
+          request.deadlineMillis(), mayGoOn);
       return switch (result) {
         case TransferResult.Completed c -> new TransferCompleted(request.transferId(), request.sourceNode(),
             c.bytes(), c.nanos(), c.path(), request.checksum() ? checksum(registration, request) : "");
@@ -256,6 +264,20 @@ public final class EngineDataPlane implements DataPlane {
     public synchronized void close() {
       remotes.values().forEach(RemoteRegion::close);
       peers.values().forEach(Peer::close);
+    }
+  }
+
+  /** The batch's result, or its failure once the deadline passed or {@code mayGoOn} said no. */
+  private static TransferResult awaitWhile(PendingTransfer pending, long deadlineMillis, BooleanSupplier mayGoOn) {
+    for (long spins = 0; ; spins++) {
+      var done = pending.poll();
+      if (done.isPresent()) {
+        return done.get();
+      }
+      if (System.currentTimeMillis() >= deadlineMillis || (spins % 64 == 0 && !mayGoOn.getAsBoolean())) {
+        return pending.await(Duration.ofNanos(1)); // gives up on it: abandoned, the peer marked broken
+      }
+      Thread.onSpinWait();
     }
   }
 

@@ -48,7 +48,8 @@ public record KraftQuorum(int nodeId, List<Voter> voters, String clusterId) {
 
   /**
    * Parses {@code id@host:port,...}; the cluster id is {@code clusterId} if given, otherwise derived
-   * from the voters, so the members of one quorum agree on it without being told.
+   * from the voters (in order of id, so members given them in another order still agree), so the
+   * members of one quorum agree on it without being told.
    */
   public static KraftQuorum parse(int nodeId, String voters, String clusterId) {
     var parsed = new ArrayList<Voter>();
@@ -63,7 +64,8 @@ public record KraftQuorum(int nodeId, List<Voter> voters, String clusterId) {
       }
       parsed.add(new Voter(Integer.parseInt(m.group(1)), m.group(2), port));
     }
-    return new KraftQuorum(nodeId, parsed, clusterId == null ? derivedClusterId(votersText(parsed)) : clusterId);
+    var byId = parsed.stream().sorted(java.util.Comparator.comparingInt(Voter::id)).toList();
+    return new KraftQuorum(nodeId, parsed, clusterId == null ? derivedClusterId(votersText(byId)) : clusterId);
   }
 
   /** This member's own controller. */

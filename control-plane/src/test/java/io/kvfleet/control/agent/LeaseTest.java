@@ -52,6 +52,17 @@ class LeaseTest {
   }
 
   @Test
+  void aLapsedProofNeverComesBackWhateverIsAcknowledgedLater() {
+    lease.acknowledged(lease.now());
+    advance(Duration.ofSeconds(5)); // Kafka away, or the process paused
+    assertThat(lease.lapsed()).isTrue();
+    long afterTheOutage = lease.now();
+    lease.acknowledged(afterTheOutage); // a heartbeat sent after the fleet may have declared the epoch lost
+    assertThat(lease.current()).isFalse();
+    assertThat(lease.lapsed()).isTrue();
+  }
+
+  @Test
   void refusesAHeartbeatAsLongAsTheLease() {
     assertThatThrownBy(() -> new Lease(Duration.ofSeconds(1), Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be shorter than the lease");

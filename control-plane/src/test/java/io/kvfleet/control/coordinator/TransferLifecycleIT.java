@@ -6,6 +6,7 @@ import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
@@ -279,7 +280,7 @@ class TransferLifecycleIT {
   }
 
   @Test
-  void declaresNoPeerLostWhileKafkaIsDownForLongerThanTheLeases() throws Exception {
+  void declaresNoPeerLostWhileKafkaIsDownForLongerThanTheLeasesAndTheFencedAgentsJoinAgain() throws Exception {
     fleet.startCoordinator();
     fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofMillis(500));
     fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofMillis(500));
@@ -289,13 +290,19 @@ class TransferLifecycleIT {
     fleet.kafka.stopServer();
     Thread.sleep(6_000); // four 1.5 s leases: every heartbeat of that time waits in the agents' buffers
     fleet.kafka.restart();
-    fleet.request("t-after", 1, 1, Duration.ofSeconds(30));
+    // Neither agent could prove its lease through the outage: each gave up that epoch and joined again.
+    fleet.awaitState("both agents to join again at new epochs", WAIT, s -> Stream.of("prefill-0", "decode-0")
+        .allMatch(n -> s.peer(n).map(p -> p.epoch() != 1 && p.status() == PeerStatus.ALIVE).orElse(false)));
+    fleet.request("t-after", fleet.agent("prefill-0").epoch(), fleet.agent("decode-0").epoch(), Duration.ofSeconds(30));
 
     fleet.awaitState("a transfer after the outage to complete", WAIT, s -> s.counts().completed() == 2);
     Thread.sleep(3_000); // two more leases: a loss declared late would land by now
     assertThat(fleet.state().peers()).as("the coordinator could not read the heartbeats; it did not take that"
-        + " for silence").allSatisfy(p -> assertThat(p.status()).isEqualTo(PeerStatus.ALIVE));
+        + " for silence").allSatisfy(p -> assertThat(p.status()).isNotEqualTo(PeerStatus.LOST));
     assertThat(fleet.log.envelopes()).noneMatch(e -> e.data() instanceof PeerLost);
+    assertThat(fleet.log.envelopes()).filteredOn(e -> e.data() instanceof PeerLeft l && l.epoch() == 1)
+        .as("the fenced epochs' goodbyes").hasSize(2)
+        .allSatisfy(e -> assertThat(((PeerLeft) e.data()).reason()).isEqualTo(ReasonCodes.LEASE_EXPIRED));
   }
 
   private static boolean decodeIsLost(FleetState state) {

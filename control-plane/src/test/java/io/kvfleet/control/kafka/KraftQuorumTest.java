@@ -16,6 +16,8 @@ class KraftQuorumTest {
     assertThat(one.clusterId()).isEqualTo(three.clusterId());
     assertThat(KraftQuorum.parse(1, "1@127.0.0.1:29091", null).clusterId()).isNotEqualTo(one.clusterId());
     assertThat(three.self().port()).isEqualTo(19095);
+    assertThat(KraftQuorum.parse(2, "3@127.0.0.1:19095,1@127.0.0.1:19091,2@127.0.0.1:19093", null).clusterId())
+        .as("the same voters in another order").isEqualTo(one.clusterId());
   }
 
   @Test

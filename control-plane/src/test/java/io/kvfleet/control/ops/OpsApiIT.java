@@ -119,9 +119,10 @@ class OpsApiIT {
   @Test
   void peersShowRoleEpochLivenessAndWhatEachBackendCanRegister() throws Exception {
     var peers = json(ops.get("/api/v1/peers"));
-    assertThat(peers).extracting(p -> p.get("nodeId").asText()).containsExactlyInAnyOrder("prefill-0", "decode-0");
+    assertThat(peers).extracting(p -> p.get("nodeId").asText())
+        .containsExactlyInAnyOrder("prefill-0", "decode-0", "decode-1");
     for (var p : peers) {
-      assertThat(p.get("role").asText()).isEqualTo(p.get("nodeId").asText().replace("-0", ""));
+      assertThat(p.get("role").asText()).isEqualTo(p.get("nodeId").asText().replaceAll("-\\d+$", ""));
       assertThat(p.get("status").asText()).isEqualTo("ALIVE");
       assertThat(p.get("epoch").asLong()).isPositive();
       assertThat(p.get("lastHeartbeat").asText()).isNotEmpty();
@@ -139,7 +140,7 @@ class OpsApiIT {
       assertThat(r.get("failedBackends").has("ucx")).isTrue();
     });
     var kv = json(ops.get("/api/v1/regions?kind=KV&backend=ucx"));
-    assertThat(kv).extracting(r -> r.get("nodeId").asText()).containsExactlyInAnyOrder("prefill-0", "decode-0");
+    assertThat(kv).extracting(r -> r.get("nodeId").asText()).containsOnly("prefill-0", "decode-0", "decode-1");
   }
 
   @Test
