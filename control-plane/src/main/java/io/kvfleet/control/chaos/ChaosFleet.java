@@ -92,13 +92,17 @@ final class ChaosFleet implements AutoCloseable {
         fleet.brokers.add(fleet.startBroker(i));
       }
       fleet.brokers.forEach(b -> b.awaitValue("kvfleet-kafka", START));
+      // Coordinators and agents start side by side: each JVM's start-up is most of the wait.
       for (int i = 0; i < coordinatorCount; i++) {
         fleet.coordinators.add(fleet.startCoordinator(i));
       }
-      fleet.coordinators.forEach(c -> c.awaitValue("kvfleet-coordinator", START));
       for (String node : List.of(SOURCE, DESTINATION)) {
         fleet.buffers.put(node, new SharedBuffer(config.clusterName() + "-" + node, PAGE * PAGES));
-        fleet.startAgent(node);
+        fleet.launchAgent(node);
+      }
+      fleet.coordinators.forEach(c -> c.awaitValue("kvfleet-coordinator", START));
+      for (String node : List.of(SOURCE, DESTINATION)) {
+        fleet.readyAgent(node);
       }
       Thread.ofPlatform().daemon().name("chaos-epochs").start(fleet::followEpochs);
       return fleet;
@@ -173,12 +177,21 @@ final class ChaosFleet implements AutoCloseable {
 
   /** Starts (or starts again) an agent, registers its buffer through its API and learns its new epoch. */
   void startAgent(String node) {
-    var agent = Child.start(node, config.classpath(), config.workDir(), List.of("node", "--id", node,
+    launchAgent(node);
+    readyAgent(node);
+  }
+
+  /** Starts an agent's process without waiting for it. */
+  private void launchAgent(String node) {
+    agents.put(node, Child.start(node, config.classpath(), config.workDir(), List.of("node", "--id", node,
         "--bootstrap-servers", bootstrap, "--cluster-name", config.clusterName(), "--cluster-port",
         Integer.toString(clusterPort), "--cluster-members", members,
-        "--heartbeat", config.heartbeat().toMillis() + "ms"));
-    agents.put(node, agent);
-    String api = agent.awaitValue("kvfleet-node-api", START);
+        "--heartbeat", config.heartbeat().toMillis() + "ms")));
+  }
+
+  /** Waits for a launched agent's API, registers its buffer through it and learns its epoch. */
+  private void readyAgent(String node) {
+    String api = agents.get(node).awaitValue("kvfleet-node-api", START);
     apis.put(node, api);
     register(api, buffers.get(node));
     epochs.put(node, nodeEpoch(api));

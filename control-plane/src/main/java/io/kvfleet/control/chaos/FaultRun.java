@@ -57,17 +57,18 @@ public final class FaultRun {
     }
   }
 
+  /** Load between faults: two leases and a second, enough for a verdict on the fault before the next. */
   private void settle() {
-    Child.sleep(config.lease().multipliedBy(2).plusSeconds(2));
+    Child.sleep(config.lease().multipliedBy(2).plusSeconds(1));
   }
 
   private void inject(ChaosFleet fleet, int round) {
     faults.add(Instant.now());
     switch (scenario) {
-      case BROKER -> restarts.add(fleet.restartBroker(0, Duration.ofSeconds(2)));
+      case BROKER -> restarts.add(fleet.restartBroker(0, Duration.ofSeconds(1)));
       case BROKER_CLUSTER -> restarts.add(fleet.restartBroker(round == 0 ? fleet.controller() : round % 3,
-          Duration.ofSeconds(2)));
-      case COORDINATOR -> restarts.add(fleet.restartCoordinator(0, Duration.ofSeconds(1)));
+          Duration.ofSeconds(1)));
+      case COORDINATOR -> restarts.add(fleet.restartCoordinator(0, Duration.ofMillis(200)));
       case COORDINATOR_GROUP -> restarts.add(fleet.restartCoordinator(round % 2, config.lease().multipliedBy(3)));
       case AGENT_KILL -> {
         fleet.agent(ChaosFleet.SOURCE).kill();
@@ -119,10 +120,10 @@ public final class FaultRun {
         tally.verdictsAfterReport(), tally.completed(), faults.size(), detectsAgentFaults());
   }
 
-  /** Requests made in the second after a restarted peer was back until the next fault that timed out. */
+  /** Requests made in the lease after a restarted peer had been back a second that still timed out. */
   private long stalled(Tally tally) {
     return recoveredAt.stream().mapToLong(t -> tally.timedOutBetween(t.plusSeconds(1),
-        t.plus(config.lease().multipliedBy(2)).plusSeconds(2))).sum();
+        t.plusSeconds(1).plus(config.lease()))).sum();
   }
 
   private boolean detectsAgentFaults() {

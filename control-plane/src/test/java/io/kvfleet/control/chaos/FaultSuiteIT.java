@@ -12,11 +12,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The fault suite as CI runs it: each scenario against a fleet of real processes under load, with
- * short leases so the waits stay short ({@code -Dkvfleet.chaos.rounds} and {@code -Dkvfleet.chaos.rate}
- * make it longer; {@code kvfleet chaos} runs the soak). Each must keep every promise.
+ * short leases so the waits stay short, three faults each (a restarted JVM takes 8-13 s to be ready
+ * on this project's 2-core machines, which bounds how many fit in CI; {@code -Dkvfleet.chaos.rounds}
+ * and {@code -Dkvfleet.chaos.rate} make it longer, and {@code kvfleet chaos} runs five by default and
+ * the soak of RELIABILITY.md). Each must keep every promise.
  */
 class FaultSuiteIT {
-  private static final int ROUNDS = Integer.getInteger("kvfleet.chaos.rounds", 5);
+  private static final int ROUNDS = Integer.getInteger("kvfleet.chaos.rounds", 3);
   private static final int RATE = Integer.getInteger("kvfleet.chaos.rate", 50);
 
   @ParameterizedTest
