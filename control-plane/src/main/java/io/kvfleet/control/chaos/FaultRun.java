@@ -117,7 +117,8 @@ public final class FaultRun {
         anomalies.count(AnomalyKind.SEQUENCE_GAP), anomalies.count(AnomalyKind.VIOLATION), tally.bytesAfterFailure(),
         stalled(tally), detections(tally), poison.count(), deadLettered, List.copyOf(restarts),
         java.util.stream.Stream.concat(poison.unendedIds(tally).stream(), tally.examples(5).stream()).toList(),
-        tally.verdictsAfterReport(), tally.completed(), faults.size(), detectsAgentFaults());
+        tally.verdictsAfterReport(), tally.completed(), faults.size(), detectsAgentFaults(),
+        tally.endedHow());
   }
 
   /** Requests made in the lease after a restarted peer had been back a second that still timed out. */

@@ -28,11 +28,13 @@ import java.util.List;
  * @param completed requests the source completed
  * @param faults faults injected; each must have its restart (and, for an agent fault, its detection)
  * @param detectsAgentFaults whether each fault must be followed by a {@code peer.lost}
+ * @param endedHow how the requests ended (their first ending), counted
  */
 public record Figures(String scenario, long requests, long acknowledged, long refused, long endedOnce, long unended,
     long endedTwice, long lateOutcomes, long lost, long duplicates, long gaps, long violations,
     long bytesAfterFailure, long stalled, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts,
-    List<String> examples, long verdictsAfterReport, long completed, int faults, boolean detectsAgentFaults) {
+    List<String> examples, long verdictsAfterReport, long completed, int faults, boolean detectsAgentFaults,
+    java.util.SortedMap<String, Long> endedHow) {
 
   /** Whether the promise held: one ending each, nothing lost, doubled or moved after a failure, all poison dead-lettered. */
   public boolean held() {
@@ -53,6 +55,7 @@ public record Figures(String scenario, long requests, long acknowledged, long re
         + " timed out after the peer was back %d%n".formatted(stalled)
         + "  poison %d, dead-lettered %d; faults %d; time to detect %s; restart to ready %s"
             .formatted(poison, deadLettered, faults, range(detect), range(restarts))
+        + "%n  ended: %s".formatted(endedHow)
         + String.join("", examples.stream().map(e -> "\n  broken: " + e).toList());
   }
 

@@ -20,7 +20,7 @@ import java.util.Set;
  * not a second ending), and no bytes moved after a failure was published.
  */
 final class Tally {
-  private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut) {}
+  private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut, String how) {}
 
   private final Map<String, String> sources = new HashMap<>();
   private final Map<String, Instant> requestedAt = new HashMap<>();
@@ -33,18 +33,27 @@ final class Tally {
         sources.putIfAbsent(r.transferId(), r.sourceNode());
         requestedAt.putIfAbsent(r.transferId(), envelope.time());
       }
-      case TransferCompleted c -> end(c.transferId(), envelope, true, c.bytes(), false);
-      case TransferFailed f -> end(f.transferId(), envelope, false, 0, false);
-      case TransferRejected r -> end(r.transferId(), envelope, false, 0, false);
-      case TransferTimedOut t -> end(t.transferId(), envelope, false, 0, true);
+      case TransferCompleted c -> end(c.transferId(), envelope, true, c.bytes(), false, "completed");
+      case TransferFailed f -> end(f.transferId(), envelope, false, 0, false, "failed " + f.reason());
+      case TransferRejected r -> end(r.transferId(), envelope, false, 0, false, "rejected " + r.reason());
+      case TransferTimedOut t -> end(t.transferId(), envelope, false, 0, true, "timed out");
       case PeerLost l -> peerLosses.add(envelope.time());
       default -> { } // joins, heartbeats, registrations, dispatches: no ending
     }
   }
 
-  private void end(String transferId, Envelope envelope, boolean completed, long bytes, boolean timedOut) {
+  private void end(String transferId, Envelope envelope, boolean completed, long bytes, boolean timedOut,
+      String how) {
     endings.computeIfAbsent(transferId, id -> new ArrayList<>())
-        .add(new Ending(envelope.producer(), envelope.time(), completed, bytes, timedOut));
+        .add(new Ending(envelope.producer(), envelope.time(), completed, bytes, timedOut, how));
+  }
+
+  /** How the requests ended (their first ending), counted: completed, failed or rejected with a reason, timed out. */
+  java.util.SortedMap<String, Long> endedHow() {
+    var how = new java.util.TreeMap<String, Long>();
+    sources.keySet().stream().filter(id -> !list(id).isEmpty())
+        .forEach(id -> how.merge(list(id).getFirst().how(), 1L, Long::sum));
+    return how;
   }
 
   /** Requests made between {@code from} and {@code to} whose first ending was a time-out: work that waited behind something. */
