@@ -6,7 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * What the coordinator's reading of the log looks like now: lag per partition (its end offset
- * less the next offset the fold would read), events it has folded, and its publisher's buffer.
+ * less the next offset the fold would read), events it has folded, poison records (dead-lettered)
+ * and its publisher's buffer.
  */
 final class LogGauges {
   private final CoordinatorView view;
@@ -19,6 +20,10 @@ final class LogGauges {
         .description("events the coordinator's publisher holds that Kafka has not acknowledged").register(registry);
     Gauge.builder("kvfleet_publisher_buffer_capacity_events", view, CoordinatorView::publisherCapacity)
         .description("the most events the publisher holds").register(registry);
+    Gauge.builder("kvfleet_poison_records", view, v -> v.status().poison())
+        .description("records this coordinator could not fold (tombstones, undecodable, unknown or newer types,"
+            + " events on the wrong topic), each copied once to kvfleet.deadletter by its partition's owner")
+        .register(registry);
   }
 
   /** Asks Kafka for the end offsets and sets the lag of each partition. */

@@ -12,13 +12,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The fault suite as CI runs it: each scenario against a fleet of real processes under load, with
- * short leases so the waits stay short, three faults each (a restarted JVM takes 8-13 s to be ready
- * on this project's 2-core machines, which bounds how many fit in CI; {@code -Dkvfleet.chaos.rounds}
- * and {@code -Dkvfleet.chaos.rate} make it longer, and {@code kvfleet chaos} runs five by default and
- * the soak of RELIABILITY.md). Each must keep every promise.
+ * short leases so the waits stay short: five broker restarts (alone and of three) and five
+ * coordinator restarts (alone and in a group), two of each agent fault and two poison rounds
+ * ({@link Scenario#suiteRounds}; {@code -Dkvfleet.chaos.rounds} sets one count for all and {@code
+ * -Dkvfleet.chaos.rate} the load; {@code kvfleet chaos} runs the soak of RELIABILITY.md). Each must
+ * keep every promise.
  */
 class FaultSuiteIT {
-  private static final int ROUNDS = Integer.getInteger("kvfleet.chaos.rounds", 3);
+  private static final Integer ROUNDS = Integer.getInteger("kvfleet.chaos.rounds");
   private static final int RATE = Integer.getInteger("kvfleet.chaos.rate", 50);
 
   @ParameterizedTest
@@ -26,7 +27,8 @@ class FaultSuiteIT {
   void everyRequestEndsExactlyOnceAndNothingMovesAfterAFailure(Scenario scenario) throws IOException {
     Path dir = Files.createDirectories(Path.of("target", "chaos", scenario.name().toLowerCase()));
     var config = new ChaosConfig("target/classes:target/lib/*", dir, RATE, Duration.ofSeconds(5),
-        Duration.ofMillis(300), ROUNDS, "kvfleet-fault-suite-" + UUID.randomUUID().toString().substring(0, 8));
+        Duration.ofMillis(300), ROUNDS == null ? scenario.suiteRounds : ROUNDS,
+        "kvfleet-fault-suite-" + UUID.randomUUID().toString().substring(0, 8));
     var figures = FaultRun.run(scenario, config);
     System.out.println("FaultSuiteIT " + figures.describe());
     assertThat(figures.held()).as(figures.describe()).isTrue();

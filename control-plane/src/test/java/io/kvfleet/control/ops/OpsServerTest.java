@@ -39,7 +39,7 @@ class OpsServerTest {
     assertThat(get(port, "/metrics", null).statusCode()).isEqualTo(401);
     var withToken = get(port, "/metrics", "t0ken");
     assertThat(withToken.statusCode()).isEqualTo(200);
-    assertThat(withToken.body()).contains("kvfleet_publisher_buffer_events").contains("jvm_memory_used_bytes");
+    assertThat(withToken.body()).contains("kvfleet_publisher_buffer_events").contains("kvfleet_poison_records").contains("jvm_memory_used_bytes");
     assertThat(get(port, "/health", null).statusCode()).isEqualTo(200);
     assertThat(get(port, "/ready", null).statusCode()).as("not caught up yet").isEqualTo(503);
     assertThat(get(port, "/api/v1/peers", null).statusCode()).isEqualTo(401);
