@@ -13,8 +13,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-/** A {@code kvfleet} command running as its own OS process, its console captured, its signals ours to send. */
-final class Child implements AutoCloseable {
+/**
+ * A {@code kvfleet} command running as its own OS process, its console captured, its signals ours
+ * to send: the fault suite's fleet, and the process tests'.
+ */
+public final class Child implements AutoCloseable {
   /** The flags the launcher gives the JVM. */
   private static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
       "--sun-misc-unsafe-memory-access=allow", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -34,7 +37,13 @@ final class Child implements AutoCloseable {
   }
 
   /** Starts {@code kvfleet <args>} with {@code classpath}, its Kafka and Vert.x log in {@code logDir}. */
-  static Child start(String name, String classpath, Path logDir, List<String> args) {
+  public static Child start(String name, String classpath, Path logDir, List<String> args) {
+    return start(name, classpath, logDir, args, java.util.Map.of());
+  }
+
+  /** {@link #start(String, String, Path, List)} with {@code env} added to this JVM's environment. */
+  public static Child start(String name, String classpath, Path logDir, List<String> args,
+      java.util.Map<String, String> env) {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(JVM_FLAGS);
@@ -42,6 +51,7 @@ final class Child implements AutoCloseable {
     command.addAll(args);
     var builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("KVFLEET_LOG", logDir.resolve(name + ".log").toAbsolutePath().toString());
+    builder.environment().putAll(env);
     try {
       return new Child(name, builder.start());
     } catch (IOException e) {
@@ -69,7 +79,7 @@ final class Child implements AutoCloseable {
   }
 
   /** Waits for a console line {@code key=value} and answers the value. */
-  String awaitValue(String key, Duration timeout) {
+  public String awaitValue(String key, Duration timeout) {
     long end = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < end) {
       for (String line : lines) {
@@ -86,7 +96,7 @@ final class Child implements AutoCloseable {
   }
 
   /** SIGKILL: the process gets no chance to say goodbye. */
-  void kill() {
+  public void kill() {
     process.destroyForcibly();
     try {
       process.waitFor(30, TimeUnit.SECONDS);
@@ -96,12 +106,12 @@ final class Child implements AutoCloseable {
   }
 
   /** SIGSTOP: the process stops where it is, sockets open, until {@link #resume}. */
-  void pause() {
+  public void pause() {
     signal("STOP");
   }
 
   /** SIGCONT after {@link #pause}. */
-  void resume() {
+  public void resume() {
     signal("CONT");
   }
 
@@ -118,7 +128,25 @@ final class Child implements AutoCloseable {
     }
   }
 
-  boolean alive() {
+  /** Waits up to {@code timeout} for it to end by itself and answers its exit code. */
+  public int exitCode(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw KvfleetException.badInput(name + " still runs after " + timeout.toSeconds() + " s: " + tail());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw KvfleetException.badInput("interrupted");
+    }
+    return process.exitValue();
+  }
+
+  /** What it printed so far. */
+  public String console() {
+    return String.join("\n", lines);
+  }
+
+  public boolean alive() {
     return process.isAlive();
   }
 
