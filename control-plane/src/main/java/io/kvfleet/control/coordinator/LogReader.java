@@ -38,12 +38,15 @@ final class LogReader {
     config.put("group.id", groupId);
     config.put("group.instance.id", clientId);
     config.put("session.timeout.ms", Long.toString(GROUP_SESSION.toMillis()));
-    config.put("heartbeat.interval.ms", Long.toString(GROUP_SESSION.toMillis() / 6));
+    config.put("heartbeat.interval.ms", Long.toString(GROUP_SESSION.toMillis() / 10));
     return config;
   }
 
-  /** How long a silent group member keeps its partitions: the broker's smallest session by default. */
-  static final java.time.Duration GROUP_SESSION = java.time.Duration.ofSeconds(6);
+  /**
+   * How long a silent group member keeps its partitions: long enough that a busy machine's pauses do
+   * not take them away (a restarted member takes them back at once anyway), short beside a deadline.
+   */
+  static final java.time.Duration GROUP_SESSION = java.time.Duration.ofSeconds(15);
 
   /**
    * Assigns every partition of {@code topics} (no consumer group: reading starts at the earliest
