@@ -151,7 +151,13 @@ final public class Fleet implements AutoCloseable {
 
   /** Publishes a WRITE of one 4 KiB page from prefill-0 to decode-0. */
   TransferRequested request(String id, long prefillEpoch, long decodeEpoch, Duration deadline) throws Exception {
-    var request = new TransferRequested(id, "prefill-0", prefillEpoch, "kv_data-0", "decode-0", decodeEpoch,
+    return request(id, prefillEpoch, "decode-0", decodeEpoch, deadline);
+  }
+
+  /** Publishes a WRITE of one 4 KiB page from prefill-0 to {@code destination}. */
+  TransferRequested request(String id, long prefillEpoch, String destination, long destinationEpoch,
+      Duration deadline) throws Exception {
+    var request = new TransferRequested(id, "prefill-0", prefillEpoch, "kv_data-0", destination, destinationEpoch,
         "kv_data-0", TransferOp.WRITE, List.of(new ByteRange(0, 4096, 4096)),
         System.currentTimeMillis() + deadline.toMillis(), true);
     router.publish(request, id).get(30, TimeUnit.SECONDS);

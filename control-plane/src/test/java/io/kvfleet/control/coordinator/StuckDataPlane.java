@@ -14,6 +14,17 @@ import java.util.concurrent.TimeUnit;
 final class StuckDataPlane implements DataPlane {
   private final InProcessDataPlane real = new InProcessDataPlane();
   private final CountDownLatch release = new CountDownLatch(1);
+  /** The destination whose transfers hang; null: every transfer hangs. */
+  private final String deadDestination;
+
+  StuckDataPlane() {
+    this(null);
+  }
+
+  /** A data plane whose transfers to {@code deadDestination} hang, as they would to a dead peer; others run. */
+  StuckDataPlane(String deadDestination) {
+    this.deadDestination = deadDestination;
+  }
 
   @Override
   public String transportAddress() {
@@ -37,6 +48,9 @@ final class StuckDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order) {
+    if (deadDestination != null && !deadDestination.equals(order.request().destinationNode())) {
+      return real.transfer(order);
+    }
     try {
       release.await(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

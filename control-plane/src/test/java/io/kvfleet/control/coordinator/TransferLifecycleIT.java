@@ -92,6 +92,25 @@ class TransferLifecycleIT {
   }
 
   @Test
+  void aTransferStuckOnADeadPeerDoesNotHoldUpTransfersToOtherPeers() throws Exception {
+    fleet.startCoordinator();
+    var stuck = new StuckDataPlane("decode-0");
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-1", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.request("t-dead-peer", 1, "decode-0", 1, Duration.ofSeconds(60));
+    fleet.awaitState("the transfer to the dead peer to be dispatched", WAIT,
+        s -> s.transfer("t-dead-peer").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
+
+    fleet.request("t-live-peer", 1, "decode-1", 1, Duration.ofSeconds(30));
+
+    fleet.awaitState("the transfer to the live peer to complete while the other hangs", Duration.ofSeconds(20),
+        s -> s.transfer("t-live-peer").map(t -> t.status() == TransferStatus.COMPLETED).orElse(false));
+    assertThat(fleet.state().transfer("t-dead-peer").orElseThrow().status()).isEqualTo(TransferStatus.DISPATCHED);
+    stuck.release();
+  }
+
+  @Test
   void publishesAnOutcomeItsFullEventBufferRefusedOnceKafkaIsBack() throws Exception {
     fleet.startCoordinator();
     var stuck = new StuckDataPlane();
