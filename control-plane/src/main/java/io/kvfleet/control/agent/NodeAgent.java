@@ -42,7 +42,7 @@ public final class NodeAgent extends VerticleBase {
 
   private final DataPlane dataPlane;
   /** The current incarnation's configuration and publisher; the first publisher is the caller's to close. */
-  private AgentConfig config;
+  private volatile AgentConfig config;
   private EventPublisher publisher;
   /** Publishers of later incarnations, which this agent made and closes. */
   private final List<EventPublisher> made = new ArrayList<>();
@@ -230,8 +230,9 @@ public final class NodeAgent extends VerticleBase {
       if (landingDesk != null) {
         landingDesk.close();
       }
-      return leave(ReasonCodes.SHUTDOWN);
-    }).compose(left -> lossWatch == null ? Future.succeededFuture() : lossWatch.close().otherwiseEmpty())
+      return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+    }).transform(left -> lossWatch == null ? Future.succeededFuture()
+            : lossWatch.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
         .onComplete(done -> made.forEach(EventPublisher::close));
   }
 

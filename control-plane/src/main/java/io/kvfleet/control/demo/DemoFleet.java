@@ -14,6 +14,7 @@ import io.kvfleet.control.ops.OpsOptions;
 import io.kvfleet.control.ops.OpsServer;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.util.function.LongSupplier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,16 +84,18 @@ public final class DemoFleet implements AutoCloseable {
     var prefillModel = own(new HybridModel((byte) 0x3c, true));
     var convOnlyModel = own(new HybridModel((byte) 0, false));
     var wholeModel = own(new HybridModel((byte) 0, true));
-    long prefillEpoch = startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
-    long decodeEpoch = startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
-    long wholeEpoch = startAgent(DECODE_WHOLE, null, clock);
+    startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
+    startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
+    startAgent(DECODE_WHOLE, null, clock);
     serve(PREFILL, prefillModel);
     serve(DECODE, convOnlyModel);
     serve(DECODE_WHOLE, wholeModel);
     router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
-    var workload = new Workload(router, prefillEpoch, decodeEpoch);
-    var requests = new RequestWorkload(router, prefillEpoch, List.of(DECODE, DECODE_WHOLE),
-        List.of(decodeEpoch, wholeEpoch));
+    // The router follows the agents' current epochs, as a real one would from the node topic.
+    LongSupplier prefill = () -> agents.get(PREFILL).epoch();
+    var workload = new Workload(router, prefill, () -> agents.get(DECODE).epoch());
+    var requests = new RequestWorkload(router, prefill, List.of(DECODE, DECODE_WHOLE),
+        List.of(() -> agents.get(DECODE).epoch(), () -> agents.get(DECODE_WHOLE).epoch()));
     var ticks = new java.util.concurrent.atomic.AtomicLong();
     workloadTimer = vertx.setPeriodic(Math.max(1, 1000 / rate), t -> {
       workload.next();

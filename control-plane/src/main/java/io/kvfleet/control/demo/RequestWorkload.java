@@ -6,6 +6,7 @@ import io.kvfleet.events.TransferRequested;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,11 +20,12 @@ final class RequestWorkload {
   private final EventPublisher router;
   private final Random random = new Random(7);
   private final AtomicInteger count = new AtomicInteger();
-  private final long prefillEpoch;
+  private final LongSupplier prefillEpoch;
   private final List<String> decodeNodes;
-  private final List<Long> decodeEpochs;
+  private final List<LongSupplier> decodeEpochs;
 
-  RequestWorkload(EventPublisher router, long prefillEpoch, List<String> decodeNodes, List<Long> decodeEpochs) {
+  RequestWorkload(EventPublisher router, LongSupplier prefillEpoch, List<String> decodeNodes,
+      List<LongSupplier> decodeEpochs) {
     this.router = router;
     this.prefillEpoch = prefillEpoch;
     this.decodeNodes = List.copyOf(decodeNodes);
@@ -47,8 +49,8 @@ final class RequestWorkload {
     int into = random.nextInt(HybridModel.SLOTS);
     var parts = List.of(new RequestPart("kv", src, dst), new RequestPart("conv", List.of(slot), List.of(into)),
         new RequestPart("ssm", List.of(slot), List.of(into)), new RequestPart("aux", List.of(slot), List.of(into)));
-    var request = TransferRequested.ofRequest("r-" + n, "room-" + n, DemoFleet.PREFILL, prefillEpoch,
-        decodeNodes.get(to), decodeEpochs.get(to), parts, List.of(),
+    var request = TransferRequested.ofRequest("r-" + n, "room-" + n, DemoFleet.PREFILL,
+        prefillEpoch.getAsLong(), decodeNodes.get(to), decodeEpochs.get(to).getAsLong(), parts, List.of(),
         System.currentTimeMillis() + Duration.ofSeconds(10).toMillis(), true);
     router.publish(request, request.transferId());
   }

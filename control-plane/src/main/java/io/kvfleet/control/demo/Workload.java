@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * A router's stream of prefill→decode KV transfers: random pages of the prefill node's KV cache
@@ -19,10 +20,11 @@ final class Workload {
   private final EventPublisher router;
   private final Random random = new Random(42);
   private final AtomicInteger count = new AtomicInteger();
-  private final long prefillEpoch;
-  private final long decodeEpoch;
+  /** The nodes' current epochs, as a router learns them (a fenced agent joins again with a new one). */
+  private final LongSupplier prefillEpoch;
+  private final LongSupplier decodeEpoch;
 
-  Workload(EventPublisher router, long prefillEpoch, long decodeEpoch) {
+  Workload(EventPublisher router, LongSupplier prefillEpoch, LongSupplier decodeEpoch) {
     this.router = router;
     this.prefillEpoch = prefillEpoch;
     this.decodeEpoch = decodeEpoch;
@@ -39,8 +41,8 @@ final class Workload {
       ranges.add(new ByteRange(from * DemoBuffers.PAGE, (long) to * DemoBuffers.PAGE, DemoBuffers.PAGE));
     }
     long deadline = System.currentTimeMillis() + Duration.ofSeconds(10).toMillis();
-    var request = new TransferRequested("t-" + n, DemoFleet.PREFILL, prefillEpoch, DemoBuffers.KV,
-        DemoFleet.DECODE, decodeEpoch, DemoBuffers.KV, TransferOp.WRITE, ranges, deadline, true);
+    var request = new TransferRequested("t-" + n, DemoFleet.PREFILL, prefillEpoch.getAsLong(),
+        DemoBuffers.KV, DemoFleet.DECODE, decodeEpoch.getAsLong(), DemoBuffers.KV, TransferOp.WRITE, ranges, deadline, true);
     router.publish(request, request.transferId());
   }
 }

@@ -79,9 +79,10 @@ class OpsApiIT {
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(json(ready).get("ready").asBoolean()).isTrue();
     String lag = "kvfleet_consumer_lag_records{partition=\"0\",topic=\"kvfleet.transfers\"}";
-    Await.until("the lag, asked of Kafka every 2 s", Duration.ofSeconds(30), () -> {
+    Await.until("the lag (asked of Kafka every 2 s) and the EventBus's first messages", Duration.ofSeconds(30), () -> {
       try {
-        return ops.getWithout("/metrics").body().contains(lag);
+        String body = ops.getWithout("/metrics").body();
+        return body.contains(lag) && body.contains("vertx_eventbus_");
       } catch (Exception e) {
         return false;
       }
