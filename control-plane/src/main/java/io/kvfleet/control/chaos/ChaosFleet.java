@@ -52,11 +52,12 @@ final class ChaosFleet implements AutoCloseable {
   private final int clusterPort;
   private final boolean group;
   private volatile boolean closed;
-  /** Kills every process if this JVM is stopped (Ctrl-C, a test runner's kill) before {@link #close}. */
+  /** Kills every process and removes the buffers if this JVM is stopped (Ctrl-C, a runner's kill) before {@link #close}. */
   private final Thread cleanup = new Thread(() -> {
     agents.values().forEach(Child::kill);
     coordinators.forEach(Child::kill);
     brokers.forEach(Child::kill);
+    buffers.values().forEach(SharedBuffer::close);
   });
 
   private ChaosFleet(ChaosConfig config, int brokerCount, int coordinatorCount) {
@@ -116,14 +117,6 @@ final class ChaosFleet implements AutoCloseable {
     return bootstrap;
   }
 
-  int brokerCount() {
-    return brokers.size();
-  }
-
-  int coordinatorCount() {
-    return coordinators.size();
-  }
-
   /** The current epoch of an agent (it changes when the agent starts again). */
   long epoch(String node) {
     return epochs.get(node);
@@ -135,12 +128,18 @@ final class ChaosFleet implements AutoCloseable {
 
   /** SIGKILL broker {@code i}, then start it again on the same folder and ports; answers how long it took to be ready. */
   Duration restartBroker(int i, Duration down) {
-    brokers.get(i).kill();
+    return restart(brokers, i, down, this::startBroker, "kvfleet-kafka");
+  }
+
+  /** SIGKILL process {@code i} of {@code processes}, wait {@code down}, start it again and wait for its ready line. */
+  private static Duration restart(List<Child> processes, int i, Duration down,
+      java.util.function.IntFunction<Child> start, String ready) {
+    processes.get(i).kill();
     Child.sleep(down);
     long started = System.nanoTime();
-    var broker = startBroker(i);
-    brokers.set(i, broker);
-    broker.awaitValue("kvfleet-kafka", START);
+    var process = start.apply(i);
+    processes.set(i, process);
+    process.awaitValue(ready, START);
     return Duration.ofNanos(System.nanoTime() - started);
   }
 
@@ -166,13 +165,7 @@ final class ChaosFleet implements AutoCloseable {
 
   /** SIGKILL coordinator {@code i}, then start it again; answers how long it took to be ready. */
   Duration restartCoordinator(int i, Duration down) {
-    coordinators.get(i).kill();
-    Child.sleep(down);
-    long started = System.nanoTime();
-    var coordinator = startCoordinator(i);
-    coordinators.set(i, coordinator);
-    coordinator.awaitValue("kvfleet-coordinator", START);
-    return Duration.ofNanos(System.nanoTime() - started);
+    return restart(coordinators, i, down, this::startCoordinator, "kvfleet-coordinator");
   }
 
   /** Starts (or starts again) an agent, registers its buffer through its API and learns its new epoch. */

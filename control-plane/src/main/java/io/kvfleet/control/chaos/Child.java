@@ -74,10 +74,6 @@ public final class Child implements AutoCloseable {
     return name;
   }
 
-  String name() {
-    return name;
-  }
-
   /** Waits for a console line {@code key=value} and answers the value. */
   public String awaitValue(String key, Duration timeout) {
     long end = System.nanoTime() + timeout.toNanos();
@@ -144,10 +140,6 @@ public final class Child implements AutoCloseable {
   /** What it printed so far. */
   public String console() {
     return String.join("\n", lines);
-  }
-
-  public boolean alive() {
-    return process.isAlive();
   }
 
   /** The last lines it printed, for a message. */
