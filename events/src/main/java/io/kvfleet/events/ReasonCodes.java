@@ -81,4 +81,18 @@ public final class ReasonCodes {
   public static final String LEASE_EXPIRED = "LEASE_EXPIRED";
   public static final String SHUTDOWN = "SHUTDOWN";
   public static final String REGISTRATION_FAILED = "REGISTRATION_FAILED";
+
+  // Signed events (docs/SECURITY.md): why a record was not folded but dead-lettered.
+  /** The record carries no signature, and this reader requires one (it was given a trust file). */
+  public static final String EVENT_UNSIGNED = "EVENT_UNSIGNED";
+  /** The record names a key id the trust file does not list. */
+  public static final String EVENT_UNKNOWN_KEY = "EVENT_UNKNOWN_KEY";
+  /** The signature is not the named key's over the record's signed bytes. */
+  public static final String EVENT_BAD_SIGNATURE = "EVENT_BAD_SIGNATURE";
+  /** The key may not write as the record's producer. */
+  public static final String EVENT_WRONG_PRODUCER = "EVENT_WRONG_PRODUCER";
+  /** The key's role may not write this type (e.g. a {@code PeerLost} from a node's key). */
+  public static final String EVENT_WRONG_ROLE = "EVENT_WRONG_ROLE";
+  /** The key may not speak for the node the record is about, or that its transfer was dispatched to. */
+  public static final String EVENT_WRONG_NODE = "EVENT_WRONG_NODE";
 }

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import io.kvfleet.events.trust.Signing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,7 @@ public final class Coordinator extends VerticleBase {
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
   private FoldWatcher watcher = FoldWatcher.NONE;
+  private Signing signing = Signing.off();
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
     this.bootstrapServers = bootstrapServers;
@@ -107,6 +109,17 @@ public final class Coordinator extends VerticleBase {
   public Coordinator withKeepEnded(Duration keepEnded) {
     this.state = FleetState.keepingEnded(keepEnded);
     return this;
+  }
+
+  /** Verifies what it reads against {@code signing}'s trust file (and signs orders with its key); call before deploying. */
+  public Coordinator withSigning(Signing newSigning) {
+    this.signing = java.util.Objects.requireNonNull(newSigning, "signing must not be null");
+    return this;
+  }
+
+  /** The key this coordinator signs with and the trust file it verifies against. */
+  public Signing signing() {
+    return signing;
   }
 
   /** Shows every record folded to {@code foldWatcher} (the ops API and metrics); call before deploying. */

@@ -59,8 +59,12 @@ public final class FleetKey {
     }
     try {
       PrivateKey key = KeyFactory.getInstance("Ed25519").generatePrivate(new PKCS8EncodedKeySpec(der));
-      return new FleetKey(idOf(file), key, null);
-    } catch (GeneralSecurityException | ClassCastException e) {
+      String id = idOf(file);
+      if (!id.matches("[A-Za-z0-9._-]+")) {
+        throw TrustException.invalid(file, "a key id (the file name less .key) may hold only letters, digits, . _ -");
+      }
+      return new FleetKey(id, key, null);
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
       throw TrustException.invalid(file, "not an Ed25519 PKCS#8 private key: " + e.getMessage());
     }
   }
