@@ -7,12 +7,21 @@ import io.kvfleet.events.codec.CloudEvents;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeSerializer;
 import io.kvfleet.events.codec.EventCodec;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.KeyBinding;
+import io.kvfleet.events.trust.Role;
+import io.kvfleet.events.trust.SignedDocument;
+import io.kvfleet.events.trust.TrustFile;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,6 +59,7 @@ class ReadmeTest {
   @Test
   void documentsEveryCloudEventsAttribute() {
     assertThat(CloudEvents.ATTRIBUTES).allSatisfy(a -> assertThat(README).contains("| `" + a + "` |"));
+    assertThat(CloudEvents.SIGNED_ATTRIBUTES).allSatisfy(a -> assertThat(README).contains("| `" + a + "` |"));
   }
 
   @Test
@@ -75,6 +85,26 @@ class ReadmeTest {
         .contains("\"type\": \"io.kvfleet.peer.joined\"")
         .contains("\"type\": \"io.kvfleet.region.registration_failed\"")
         .contains("\"type\": \"io.kvfleet.transfer.requested\"");
+  }
+
+  @Test
+  void signsTheTestVectorAsItShowsAndVerifiesIt() {
+    List<String> blocks = Pattern.compile("```text\n(.*?)```", Pattern.DOTALL)
+        .matcher(section("## Signed documents")).results().map(m -> m.group(1).strip()).toList();
+    FleetKey key = FleetKey.parse("prefill-0", blocks.get(0));
+    byte[] document = blocks.get(1).getBytes(StandardCharsets.UTF_8);
+    byte[] signed = SignedDocument.sign(document, key);
+
+    assertThat(new String(signed, StandardCharsets.UTF_8)).isEqualTo(blocks.get(2));
+    var publicKey = TrustFile.publicKey("MCowBQYDK2VwAyEATBA73f3x1B5dZx460GrChUPrPJCxDWTKJFokHZdQdhI=").orElseThrow();
+    assertThat(README).contains("`MCowBQYDK2VwAyEATBA73f3x1B5dZx460GrChUPrPJCxDWTKJFokHZdQdhI=`");
+    var trust = TrustFile.of(new KeyBinding("prefill-0", publicKey, Role.NODE, Set.of("prefill-0"),
+        Set.of("prefill-0")));
+    var codec = new EventCodec();
+    Decoded decoded = codec.decode(signed);
+    assertThat(decoded).isEqualTo(codec.decode(document));
+    assertThat(Verifier.against(trust).check(signed, ((Decoded.Event) decoded).envelope(), id -> Optional.empty()))
+        .isInstanceOf(Verdict.Trusted.class);
   }
 
   private static String section(String heading) {

@@ -122,7 +122,8 @@ public final class NodeAgent extends VerticleBase {
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());
-    return OwnLossWatch.start(vertx, publisher.bootstrapServers(), config.nodeId(), lostEpoch -> {
+    return OwnLossWatch.start(vertx, publisher.bootstrapServers(), config.nodeId(),
+        io.kvfleet.events.trust.Verifier.of(config.signing()), lostEpoch -> {
           if (lostEpoch == config.epoch()) {
             fence(ReasonCodes.PEER_LOST, "the fleet declared " + config.nodeId() + " epoch " + lostEpoch + " lost");
           }

@@ -3,6 +3,8 @@ package io.kvfleet.control.agent;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -30,15 +32,20 @@ final class OwnLossWatch {
     this.nodeId = nodeId;
   }
 
-  /** Starts reading from the partition's end; {@code lost} gets the epoch of each loss of this node it reads. */
-  static Future<OwnLossWatch> start(Vertx vertx, String bootstrapServers, String nodeId, Consumer<Long> lost) {
+  /**
+   * Starts reading from the partition's end; {@code lost} gets the epoch of each loss of this node it reads that
+   * {@code verifier} trusts (a forged {@code peer.lost} does not fence a healthy agent in a signed fleet).
+   */
+  static Future<OwnLossWatch> start(Vertx vertx, String bootstrapServers, String nodeId, Verifier verifier,
+      Consumer<Long> lost) {
     var consumer = KafkaConsumer.create(vertx, Map.of("bootstrap.servers", bootstrapServers,
         "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
         "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer());
     var watch = new OwnLossWatch(consumer, nodeId);
     consumer.handler(record -> {
       if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
-          && l.nodeId().equals(nodeId)) {
+          && l.nodeId().equals(nodeId)
+          && verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted) {
         lost.accept(l.epoch());
       }
     });

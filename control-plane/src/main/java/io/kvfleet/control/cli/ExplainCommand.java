@@ -29,6 +29,8 @@ final class ExplainCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   SourceOptions from;
 
+  @picocli.CommandLine.Mixin ReadTrustOptions trust;
+
   @Option(names = "--until", description = "Explain as of a time, a record (kvfleet.nodes-1@42) or a record count")
   String until;
 
@@ -40,7 +42,7 @@ final class ExplainCommand implements Callable<Integer> {
     try {
       var target = ExplainTarget.of(kind, id);
       var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))
-          .explaining(target);
+          .explaining(target).verifying(trust.verifier("explain"));
       var replay = new Replay(options);
       ReplayRunner.run(from.source(), replay, !json);
       var result = replay.finish();

@@ -37,6 +37,8 @@ final class ReplayCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   SourceOptions from;
 
+  @picocli.CommandLine.Mixin ReadTrustOptions trust;
+
   @Option(names = "--until", description = "Stop at a time (2025-06-01T10:42:07Z), after a record (kvfleet.nodes-1@42) "
       + "or after a number of records (1500)")
   String until;
@@ -82,7 +84,8 @@ final class ReplayCommand implements Callable<Integer> {
       var lines = new ArrayList<TimelineLine>();
       Consumer<TimelineEntry> sink = !timeline ? e -> {}
           : json ? e -> lines.add(TimelineLine.of(e)) : e -> System.out.println(TimelineLine.text(e));
-      var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until)).timeline(sink);
+      var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until)).timeline(sink)
+          .verifying(trust.verifier("replay"));
       FleetState start = keepEnded == null ? new FleetState() : FleetState.keepingEnded(keepEnded);
       Map<String, Long> skip = Map.of();
       String started = "";

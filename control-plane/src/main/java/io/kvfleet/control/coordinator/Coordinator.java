@@ -33,6 +33,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import io.kvfleet.events.trust.Signing;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +87,7 @@ public final class Coordinator extends VerticleBase {
   private final CatchUp catchUp = new CatchUp();
   private FoldWatcher watcher = FoldWatcher.NONE;
   private Signing signing = Signing.off();
+  private Verifier verifier = Verifier.off();
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
     this.bootstrapServers = bootstrapServers;
@@ -114,6 +117,7 @@ public final class Coordinator extends VerticleBase {
   /** Verifies what it reads against {@code signing}'s trust file (and signs orders with its key); call before deploying. */
   public Coordinator withSigning(Signing newSigning) {
     this.signing = java.util.Objects.requireNonNull(newSigning, "signing must not be null");
+    this.verifier = Verifier.of(newSigning);
     return this;
   }
 
@@ -242,6 +246,15 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void fold(KafkaConsumerRecord<String, Decoded> record) {
+    if (record.value() instanceof Decoded.Event e && refusal(e) instanceof Verdict.Refused why) {
+      // Never folded, so its producer's sequence numbers, a node's lease and a transfer's end stay as they were.
+      poison.add(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
+          why.reason() + ": " + why.detail());
+      if (catchUp.isDone()) {
+        poison.flush(ownership);
+      }
+      return;
+    }
     int transferPartition = record.topic().equals(Topics.TRANSFERS) ? record.partition() : -1;
     var why = PoisonRecords.why(record.topic(), record.value());
     why.ifPresent(reason -> {
@@ -271,6 +284,12 @@ public final class Coordinator extends VerticleBase {
     if (transferPartition >= 0 && why.isPresent()) {
       deciding.unreadable(state, record.value(), transferPartition, catchUp.isDone(), ownership).forEach(this::act);
     }
+  }
+
+  /** Why {@code e}'s writer had no right to say it, if it had none (always trusted without a trust file). */
+  private Verdict refusal(Decoded.Event e) {
+    return verifier.check(e.raw(), e.envelope(),
+        transferId -> state.transfer(transferId).map(t -> t.request().sourceNode()));
   }
 
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */

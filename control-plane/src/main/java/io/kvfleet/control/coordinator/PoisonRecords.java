@@ -85,7 +85,7 @@ final class PoisonRecords {
     return switch (value) {
       case null -> null;
       case Decoded.Malformed m -> m.raw();
-      case Decoded.Event e -> CODEC.encode(e.envelope());
+      case Decoded.Event e -> e.raw().length > 0 ? e.raw() : CODEC.encode(e.envelope()); // as read: its signature too
     };
   }
 }

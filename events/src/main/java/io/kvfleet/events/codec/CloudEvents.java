@@ -27,6 +27,10 @@ public final class CloudEvents {
   public static final String SEQUENCE = "sequence";
   public static final String SCHEMAVERSION = "schemaversion";
   public static final String CORRELATIONID = "correlationid";
+  /** The id of the key that signed the document (a signed fleet only); see {@code SignedDocument}. */
+  public static final String KEYID = "keyid";
+  /** The Ed25519 signature, base64url without padding; always the document's last member. */
+  public static final String SIGNATURE = "signature";
 
   /** Every attribute kvfleet may write, in the order it writes them. */
   public static final List<String> ATTRIBUTES =
@@ -34,7 +38,10 @@ public final class CloudEvents {
           SPECVERSION, ID, SOURCE, TYPE, SUBJECT, TIME, DATACONTENTTYPE,
           PRODUCER, EPOCH, SEQUENCE, SCHEMAVERSION, CORRELATIONID, DATA);
 
+  /** What a signing producer adds after {@link #ATTRIBUTES}, in this order (see {@code SignedDocument}). */
+  public static final List<String> SIGNED_ATTRIBUTES = List.of(KEYID, SIGNATURE);
+
   /** The extension attributes among {@link #ATTRIBUTES}. */
   public static final List<String> EXTENSIONS =
-      List.of(PRODUCER, EPOCH, SEQUENCE, SCHEMAVERSION, CORRELATIONID);
+      List.of(PRODUCER, EPOCH, SEQUENCE, SCHEMAVERSION, CORRELATIONID, KEYID, SIGNATURE);
 }

@@ -8,10 +8,39 @@ import java.util.Arrays;
 /** What decoding one record gave: an envelope, or the reason it could not be read. */
 public sealed interface Decoded {
 
-  /** A readable record; its data may be an {@link io.kvfleet.events.OpaqueEvent}. */
-  record Event(Envelope envelope) implements Decoded {
+  /**
+   * A readable record; its data may be an {@link io.kvfleet.events.OpaqueEvent}.
+   *
+   * @param raw the record's bytes as read, for checking its signature (not copied: do not change them; empty
+   *     for an event made in memory); equality ignores them
+   */
+  record Event(Envelope envelope, byte[] raw) implements Decoded {
+    private static final byte[] NONE = new byte[0];
+
     public Event {
       requireNonNull(envelope, "envelope must not be null");
+      requireNonNull(raw, "raw must not be null (use the one-argument constructor)");
+    }
+
+    /** An event made in memory, with no bytes to check. */
+    public Event(Envelope envelope) {
+      this(envelope, NONE);
+    }
+
+    /** Equal when the envelopes are. */
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Event e && envelope.equals(e.envelope);
+    }
+
+    @Override
+    public int hashCode() {
+      return envelope.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return "Event[" + envelope + "]";
     }
   }
 

@@ -38,7 +38,7 @@ public final class EventCodec {
       return new Decoded.Malformed("empty record", new byte[0]);
     }
     try {
-      return new Decoded.Event(reader.read(raw));
+      return new Decoded.Event(reader.read(raw), raw);
     } catch (Malformation m) {
       return new Decoded.Malformed(m.getMessage(), raw);
     }

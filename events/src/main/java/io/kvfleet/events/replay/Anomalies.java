@@ -65,6 +65,11 @@ final class Anomalies implements ReplayObserver {
   }
 
   @Override
+  public void refused(LogRecord record, Envelope envelope, io.kvfleet.events.trust.Verdict.Refused why) {
+    add(AnomalyKind.UNAUTHENTICATED, record, envelope.producer(), why.reason() + ": " + why.detail() + " (not folded)");
+  }
+
+  @Override
   public void malformed(LogRecord record, Decoded.Malformed m) {
     add(AnomalyKind.MALFORMED, record, record.key(), m.reason());
   }

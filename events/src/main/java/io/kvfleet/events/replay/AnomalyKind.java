@@ -25,6 +25,11 @@ public enum AnomalyKind {
    * a coordinator's time-out or peer verdict, or the other way round. The first end is kept.
    */
   LATE_OUTCOME,
+  /**
+   * A record its writer had no right to say (unsigned, a bad signature, an unknown key, a key speaking for
+   * another producer or node, or a role that may not write its type): never folded. Only with a trust file.
+   */
+  UNAUTHENTICATED,
   /** The fold found an invariant broken (a transfer ending twice, a heartbeat before a join...). */
   VIOLATION
 }

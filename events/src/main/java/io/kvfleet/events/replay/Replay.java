@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,9 +24,11 @@ public final class Replay {
   private final Consumer<TimelineEntry> timeline;
   private final Anomalies anomalies = new Anomalies();
   private final History history;
+  private final Verifier verifier;
   private final List<ReplayObserver> observers = new ArrayList<>();
   private long records;
   private long malformed;
+  private long refused;
   private Instant first;
   private Instant last;
   private LogPosition lastPosition;
@@ -40,6 +44,7 @@ public final class Replay {
     this.state = requireNonNull(start, "start must not be null");
     this.until = options.until();
     this.timeline = options.timeline();
+    this.verifier = options.verifier();
     this.history = options.explain().isEmpty() ? null : new History(options.explain());
     observers.add(anomalies);
     if (history != null) {
@@ -70,6 +75,12 @@ public final class Replay {
     last = record.timestamp();
     lastPosition = record.position();
     switch (record.value()) {
+      case Decoded.Event e when refusal(e) instanceof Verdict.Refused why -> {
+        refused++;
+        for (ReplayObserver o : observers) {
+          o.refused(record, e.envelope(), why);
+        }
+      }
       case Decoded.Event e -> {
         for (ReplayObserver o : observers) {
           o.before(record, e.envelope(), state);
@@ -87,6 +98,16 @@ public final class Replay {
       }
     }
     timeline.accept(new TimelineEntry(records, record, Duration.between(first, record.timestamp())));
+  }
+
+  private Verdict refusal(Decoded.Event e) {
+    return verifier.check(e.raw(), e.envelope(),
+        transferId -> state.transfer(transferId).map(t -> t.request().sourceNode()));
+  }
+
+  /** Records not folded because their writer had no right to say them. */
+  public long refused() {
+    return refused;
   }
 
   /** Whether the {@link Until} was reached. */

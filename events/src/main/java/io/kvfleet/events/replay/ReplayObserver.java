@@ -19,6 +19,9 @@ public interface ReplayObserver {
   /** {@code record} is not an event. */
   default void malformed(LogRecord record, Decoded.Malformed malformed) {}
 
+  /** {@code envelope}, read from {@code record}, was not folded: its writer had no right to say it ({@code why}). */
+  default void refused(LogRecord record, Envelope envelope, io.kvfleet.events.trust.Verdict.Refused why) {}
+
   /** The replay ended with {@code state}; {@code last} is the time of the last record folded. */
   default void finish(FleetState state, java.time.Instant last) {}
 }

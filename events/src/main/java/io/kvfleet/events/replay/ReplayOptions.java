@@ -2,6 +2,7 @@ package io.kvfleet.events.replay;
 
 import static java.util.Objects.requireNonNull;
 
+import io.kvfleet.events.trust.Verifier;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -11,12 +12,25 @@ import java.util.function.Consumer;
  * @param until where it stops
  * @param timeline where each folded record goes, as it is folded
  * @param explain the entities to keep the history of, for {@link ReplayResult#explain}; none keeps none
+ * @param verifier what decides whether a record is folded at all (off: every readable one is)
  */
-public record ReplayOptions(Until until, Consumer<TimelineEntry> timeline, List<ExplainTarget> explain) {
+public record ReplayOptions(Until until, Consumer<TimelineEntry> timeline, List<ExplainTarget> explain,
+    Verifier verifier) {
   public ReplayOptions {
     requireNonNull(until, "until must not be null");
     requireNonNull(timeline, "timeline must not be null");
     explain = List.copyOf(requireNonNull(explain, "explain must not be null"));
+    requireNonNull(verifier, "verifier must not be null (Verifier.off() for none)");
+  }
+
+  /** Options that fold every readable record. */
+  public ReplayOptions(Until until, Consumer<TimelineEntry> timeline, List<ExplainTarget> explain) {
+    this(until, timeline, explain, Verifier.off());
+  }
+
+  /** These options, folding only what {@code newVerifier} trusts. */
+  public ReplayOptions verifying(Verifier newVerifier) {
+    return new ReplayOptions(until, timeline, explain, newVerifier);
   }
 
   /** The whole log, no timeline, no history. */
@@ -26,16 +40,16 @@ public record ReplayOptions(Until until, Consumer<TimelineEntry> timeline, List<
 
   /** These options, stopping where {@code until} says. */
   public ReplayOptions until(Until newUntil) {
-    return new ReplayOptions(newUntil, timeline, explain);
+    return new ReplayOptions(newUntil, timeline, explain, verifier);
   }
 
   /** These options, sending the timeline to {@code sink}. */
   public ReplayOptions timeline(Consumer<TimelineEntry> sink) {
-    return new ReplayOptions(until, sink, explain);
+    return new ReplayOptions(until, sink, explain, verifier);
   }
 
   /** These options, keeping the history that explaining {@code targets} needs. */
   public ReplayOptions explaining(ExplainTarget... targets) {
-    return new ReplayOptions(until, timeline, List.of(targets));
+    return new ReplayOptions(until, timeline, List.of(targets), verifier);
   }
 }

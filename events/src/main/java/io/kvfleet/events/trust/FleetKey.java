@@ -69,6 +69,20 @@ public final class FleetKey {
     }
   }
 
+  /** The key {@code keyId} from PKCS#8 PEM text (a test vector; a fleet loads its keys from files). */
+  public static FleetKey parse(String keyId, String pem) {
+    byte[] der = Pem.decode(LABEL, pem);
+    try {
+      if (der == null) {
+        throw new IllegalArgumentException("no PKCS#8 PEM block");
+      }
+      return new FleetKey(keyId, KeyFactory.getInstance("Ed25519").generatePrivate(new PKCS8EncodedKeySpec(der)),
+          null);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException("not an Ed25519 PKCS#8 private key", e);
+    }
+  }
+
   private static String idOf(Path file) {
     String name = file.getFileName().toString();
     return name.endsWith(".key") ? name.substring(0, name.length() - ".key".length()) : name;

@@ -92,7 +92,7 @@ public final class TrustFile {
   }
 
   /** An Ed25519 public key from base64 SubjectPublicKeyInfo DER, if it is one. */
-  static Optional<PublicKey> publicKey(String base64) {
+  public static Optional<PublicKey> publicKey(String base64) {
     try {
       return Optional.of(KeyFactory.getInstance("Ed25519")
           .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64))));

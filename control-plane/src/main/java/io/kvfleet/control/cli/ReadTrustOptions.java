@@ -1,0 +1,29 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.events.trust.TrustException;
+import io.kvfleet.events.trust.TrustFile;
+import io.kvfleet.events.trust.Verifier;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code --trust} on a command that only reads the log: replay and explain verify, and fold only what checks. */
+final class ReadTrustOptions {
+  @Option(names = "--trust", paramLabel = "FILE", description = "Verify every event against this trust file"
+      + " ('kvfleet keys new'): one that does not check is not folded but listed as an UNAUTHENTICATED anomaly")
+  Path trust;
+
+  /** The verifier for this run; says on stderr when signatures are not checked. */
+  Verifier verifier(String command) {
+    if (trust == null) {
+      System.err.println("kvfleet " + command + ": WARNING: signatures are NOT checked (give --trust FILE to fold"
+          + " only what its writer had the right to say)");
+      return Verifier.off();
+    }
+    try {
+      return Verifier.against(TrustFile.load(trust));
+    } catch (TrustException e) {
+      throw KvfleetException.badInput(e.getMessage());
+    }
+  }
+}
