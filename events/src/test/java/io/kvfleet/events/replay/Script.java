@@ -27,6 +27,7 @@ import java.util.Map;
 final class Script {
   static final Instant T0 = Instant.parse("2025-06-01T10:40:00Z");
 
+  private static final io.kvfleet.events.codec.EventCodec CODEC = new io.kvfleet.events.codec.EventCodec();
   private final List<LogRecord> records = new ArrayList<>();
   private final Map<String, Long> offsets = new HashMap<>();
   private final Map<String, Long> sequences = new HashMap<>();
@@ -51,6 +52,20 @@ final class Script {
   /** A node's own event, written by the node at the epoch the event names. */
   Script node(String nodeId, long epoch, FleetEvent event) {
     return event(nodeId, epoch, event);
+  }
+
+  /** An event as {@code key} signs it (null: unsigned), read back from its bytes as a reader reads it. */
+  Script signed(io.kvfleet.events.trust.FleetKey key, String producer, long epoch, long sequence, FleetEvent event) {
+    var envelope = new Envelope("e-" + records.size(), producer, epoch, sequence, now, "", event);
+    byte[] bytes = CODEC.encode(envelope);
+    byte[] raw = key == null ? bytes : io.kvfleet.events.trust.SignedDocument.sign(bytes, key);
+    String recordKey = Topics.keyOf(envelope);
+    return record(Topics.topicOf(envelope), partition(recordKey), recordKey, CODEC.decode(raw));
+  }
+
+  /** {@code event} signed by {@code key}, with the producer's next sequence number. */
+  Script signed(io.kvfleet.events.trust.FleetKey key, String producer, long epoch, FleetEvent event) {
+    return signed(key, producer, epoch, sequences.merge(producer + "@" + epoch, 1L, Long::sum), event);
   }
 
   Script envelope(Envelope envelope) {
