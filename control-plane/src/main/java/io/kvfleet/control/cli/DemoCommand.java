@@ -5,6 +5,7 @@ import io.kvfleet.control.console.EventLine;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.demo.DataPathNotice;
 import io.kvfleet.control.demo.DemoFleet;
+import io.kvfleet.control.demo.DemoKeys;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.EventTail;
 import io.kvfleet.control.kafka.FleetTopics;
@@ -52,6 +53,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
   short replicationFactor;
 
+  @Option(names = "--signed", description = "Every producer signs its events with a fresh Ed25519 key (in memory)"
+      + " and the coordinator and agents verify them against the keys' trust file (docs/SECURITY.md)")
+  boolean signed;
+
   @picocli.CommandLine.Mixin OpsCliOptions ops;
 
   @Spec CommandSpec spec;
@@ -61,8 +66,10 @@ final class DemoCommand implements Callable<Integer> {
     checkOptions();
     DataPathNotice.probe().forEach(System.out::println);
     System.out.println("kvfleet demo: Kafka's and Vert.x's logs go to " + Kvfleet.logFile());
-    System.out.println("kvfleet demo: WARNING: events are NOT authenticated (the demo signs nothing; a fleet signs"
-        + " with 'kvfleet node|coordinator --key FILE --trust FILE', see docs/SECURITY.md)");
+    System.out.println(signed ? "kvfleet demo: signed: every producer signs with its own key, the coordinator and"
+        + " agents verify against their trust file"
+        : "kvfleet demo: WARNING: events are NOT authenticated (the demo signs nothing; run it with --signed, or a"
+        + " fleet with 'kvfleet node|coordinator --key FILE --trust FILE', see docs/SECURITY.md)");
     EmbeddedKafka kafka = null;
     if (bootstrapServers == null) {
       kafka = dataDir == null ? EmbeddedKafka.startInTempDir() : EmbeddedKafka.start(dataDir, false, 0);
@@ -89,6 +96,9 @@ final class DemoCommand implements Callable<Integer> {
             tail.recordsBefore(), Coordinator.DEFAULT_KEEP_ENDED.toMinutes());
       }
       try (var fleet = new DemoFleet(bootstrapServers, ops.options())) {
+        if (signed) {
+          fleet.signed(DemoKeys.make());
+        }
         fleet.start(rate);
         fleet.dashboardUrl().ifPresent(url -> System.out.println("kvfleet demo: dashboard and API at " + url
             + (duration == null ? " (until Ctrl-C)" : " for " + duration.toSeconds() + " s")));
@@ -99,6 +109,10 @@ final class DemoCommand implements Callable<Integer> {
           stop.await();
         } else {
           stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        if (signed) {
+          System.out.println("kvfleet demo: signed: the coordinator refused " + fleet.coordinatorPoison()
+              + " records (0: every event its writer signed and was allowed to say)");
         }
       }
       Thread.sleep(1_000); // let the last events (PeerLeft) reach the console

@@ -12,6 +12,7 @@ import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.ops.OpsMetrics;
 import io.kvfleet.control.ops.OpsOptions;
 import io.kvfleet.control.ops.OpsServer;
+import io.kvfleet.events.trust.Signing;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.function.LongSupplier;
@@ -36,6 +37,7 @@ public final class DemoFleet implements AutoCloseable {
   /** The most transfer requests per second the demo's workload sends (one per millisecond). */
   public static final int MAX_RATE = 1000;
   static final String COORDINATOR = "coordinator-0";
+  static final String ROUTER = "router-0";
 
   private final String bootstrapServers;
   private final Vertx vertx;
@@ -46,6 +48,7 @@ public final class DemoFleet implements AutoCloseable {
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private long workloadTimer = -1;
   private EventPublisher router;
+  private DemoKeys keys;
   /** At most this long for the transfers in flight to end before the nodes leave. */
   private static final Duration DRAIN = Duration.ofSeconds(5);
 
@@ -71,11 +74,31 @@ public final class DemoFleet implements AutoCloseable {
     return java.util.Optional.ofNullable(dashboardUrl);
   }
 
+  /** Every producer signs with its own key and every reader verifies ({@code demo --signed}); call before start. */
+  public DemoFleet signed(DemoKeys demoKeys) {
+    this.keys = demoKeys;
+    return this;
+  }
+
+  private Signing signing(String producer) {
+    return keys == null ? Signing.off() : keys.of(producer);
+  }
+
+  private EventPublisher publisher(String producer, long epoch, Clock clock) {
+    return own(new EventPublisher(bootstrapServers, producer, epoch, clock, EventPublisher.DEFAULT_CAPACITY,
+        signing(producer).key()));
+  }
+
+  /** Records the coordinator did not fold (with --signed: any its writer had no right to say). */
+  public long coordinatorPoison() throws Exception {
+    return coordinatorStatus().poison();
+  }
+
   /** Starts the coordinator and both agents, then a router sending {@code rate} requests per second. */
   public void start(int rate) throws Exception {
     var clock = Clock.systemUTC();
-    var coordinatorEvents = own(new EventPublisher(bootstrapServers, COORDINATOR, AgentConfig.newEpoch(), clock));
-    var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock);
+    var coordinatorEvents = publisher(COORDINATOR, AgentConfig.newEpoch(), clock);
+    var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock).withSigning(signing(COORDINATOR));
     await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
     if (ops != null) {
       dashboardUrl = ops.dashboardUrl(await(ops.port()));
@@ -90,7 +113,7 @@ public final class DemoFleet implements AutoCloseable {
     serve(PREFILL, prefillModel);
     serve(DECODE, convOnlyModel);
     serve(DECODE_WHOLE, wholeModel);
-    router = own(new EventPublisher(bootstrapServers, "router-0", AgentConfig.newEpoch(), clock));
+    router = publisher(ROUTER, AgentConfig.newEpoch(), clock);
     // The router follows the agents' current epochs, as a real one would from the node topic.
     LongSupplier prefill = () -> agents.get(PREFILL).epoch();
     var workload = new Workload(router, prefill, () -> agents.get(DECODE).epoch());
@@ -116,9 +139,9 @@ public final class DemoFleet implements AutoCloseable {
     }
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers == null ? List.of() : buffers.components(),
-        RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1));
+        RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1)).withSigning(signing(nodeId));
     DataPlane dataPlane = own(EngineDataPlane.open(nodeId));
-    var events = own(new EventPublisher(bootstrapServers, nodeId, epoch, clock));
+    var events = publisher(nodeId, epoch, clock);
     var agent = new NodeAgent(config, dataPlane, events);
     agents.put(nodeId, agent);
     agentDeployments.add(await(vertx.deployVerticle(agent)));
