@@ -128,7 +128,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   private int check() {
-    var check = SnapshotCheck.against(checkSnapshot, from.source(), !json);
+    var check = SnapshotCheck.against(checkSnapshot, from.source(), !json, trust.verifier("replay"));
     if (json) {
       System.out.println(ReplayJson.pretty(check));
     } else {

@@ -6,6 +6,7 @@ import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.trust.Verifier;
 import java.nio.file.Path;
 import java.util.SortedMap;
 
@@ -26,16 +27,27 @@ public record SnapshotCheck(String coordinatorId, long coordinatorApplied, Strin
    * coordinator that wrote it did, and compares with its hash.
    */
   public static SnapshotCheck against(Path snapshotFile, LogSource source, boolean progress) {
+    return against(snapshotFile, source, progress, Verifier.off());
+  }
+
+  /** As {@link #against(Path, LogSource, boolean)}, folding only what {@code verifier} trusts (a signed fleet's). */
+  public static SnapshotCheck against(Path snapshotFile, LogSource source, boolean progress, Verifier verifier) {
     var snapshot = SnapshotStore.read(snapshotFile);
     var header = snapshot.header();
     var fresh = snapshot.state().keepEnded().map(FleetState::keepingEnded).orElseGet(FleetState::new);
-    return against(header.coordinatorId(), header.applied(), header.hash(), header.order(), fresh, source, progress);
+    return against(header.coordinatorId(), header.applied(), header.hash(), header.order(), fresh, source, progress,
+        verifier);
   }
 
   /** Replays {@code source} in {@code order} into {@code fresh}, an empty fleet, and compares with {@code hash}. */
   public static SnapshotCheck against(String coordinatorId, long applied, String hash, FoldOrder order,
       FleetState fresh, LogSource source, boolean progress) {
-    var replay = new Replay(fresh, ReplayOptions.defaults());
+    return against(coordinatorId, applied, hash, order, fresh, source, progress, Verifier.off());
+  }
+
+  private static SnapshotCheck against(String coordinatorId, long applied, String hash, FoldOrder order,
+      FleetState fresh, LogSource source, boolean progress, Verifier verifier) {
+    var replay = new Replay(fresh, ReplayOptions.defaults().verifying(verifier));
     ReplayRunner.run(source, replay, order, progress);
     var result = replay.finish();
     String replayHash = StateHash.of(result.state());

@@ -9,7 +9,6 @@ import io.kvfleet.control.kafka.Collected;
 import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.EventTail;
-import io.kvfleet.control.kafka.RawRecords;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.PeerLost;
@@ -41,8 +40,12 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -79,7 +82,7 @@ class SignedFleetIT {
   private SharedMemoryFile destination;
   private EventPublisher router;
   private FleetKey routerKey;
-  private RawRecords outsider;
+  private KafkaProducer<String, byte[]> outsider;
 
   @BeforeAll
   void startFleet() throws Exception {
@@ -123,7 +126,9 @@ class SignedFleetIT {
     prefillEpoch = register(prefillApi, source);
     decodeEpoch = register(decodeApi, destination);
     router = own(new EventPublisher(bootstrap, "router-it", 1, Clock.systemUTC(), 1_000, Optional.of(routerKey)));
-    outsider = own(new RawRecords(bootstrap));
+    outsider = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "acks", "all"), new StringSerializer(),
+        new ByteArraySerializer());
+    owned.add(outsider::close);
     assertThat(coordinator.console()).doesNotContain("NOT authenticated");
   }
 
@@ -142,49 +147,72 @@ class SignedFleetIT {
 
   @Test
   @Order(1)
-  void aForgedPeerAndRegionAreNotFoldedButDeadLettered() throws Exception {
-    String joined = document("io.kvfleet.peer.joined", "evil-0", 7, 1, Instant.now(), "evil-0",
-        "{\"nodeId\":\"evil-0\",\"epoch\":7,\"host\":\"127.0.0.1\",\"transportAddress\":\"\",\"capabilities\":[]}");
-    outsider.send(Topics.NODES, "evil-0", joined);
-    outsider.send(Topics.NODES, "evil-0", signedBy(stranger, document("io.kvfleet.peer.joined", "coordinator-0", 7,
-        1, Instant.now(), "evil-0",
-        "{\"nodeId\":\"evil-0\",\"epoch\":7,\"host\":\"127.0.0.1\",\"transportAddress\":\"\",\"capabilities\":[]}")));
+  void aForgedCompletionOfARealTransferIsNotItsEnd() throws Exception {
+    // Row 5: the completion is written right behind the request, before any byte can have moved.
+    destination.memory().fill((byte) 0);
+    String completed = "{\"transferId\":\"t-forged-end\",\"sourceNode\":\"prefill-0\",\"bytes\":" + PAGE * PAGES
+        + ",\"durationNanos\":1,\"path\":\"forged\",\"checksum\":\"\",\"parts\":[]}";
+    request("t-forged-end", System.currentTimeMillis() + 60_000);
+    forge(Topics.TRANSFERS, "prefill-0", document("io.kvfleet.transfer.completed", "prefill-0", prefillEpoch, 1,
+        Instant.now(), "t-forged-end", completed));
+    forge(Topics.TRANSFERS, "prefill-0", signedBy(stranger, document("io.kvfleet.transfer.completed", "decode-0",
+        decodeEpoch, 1, Instant.now(), "t-forged-end", completed)));
 
-    var reasons = awaitDeadLetters(2);
-    assertThat(reasons).contains(ReasonCodes.EVENT_UNSIGNED, ReasonCodes.EVENT_BAD_SIGNATURE);
-    assertThat(get("/api/v1/peers").toString()).doesNotContain("evil-0");
+    JsonNode end = awaitEnd("t-forged-end");
+    assertThat(end.path("status").asText()).isEqualTo("COMPLETED");
+    assertThat(end.path("detail").asText()).as(end.toString()).isNotEqualTo("forged");
+    assertThat(end.path("endedBy").asText()).isEqualTo("prefill-0");
+    assertDestinationMatches();
+    assertThat(awaitDeadLetters(2)).containsExactlyInAnyOrder(ReasonCodes.EVENT_UNSIGNED,
+        ReasonCodes.EVENT_BAD_SIGNATURE);
   }
 
   @Test
   @Order(2)
-  void aForgedPeerLostForAHealthyNodeIsNotFolded() throws Exception {
-    // Row 3: unsigned, and signed by a stranger's key under the coordinator's key id.
-    String lost = "{\"nodeId\":\"decode-0\",\"epoch\":" + decodeEpoch + ",\"reason\":\"LEASE_EXPIRED\",\"lastSeenMillis\":0}";
-    outsider.send(Topics.NODES, "decode-0", document("io.kvfleet.peer.lost", "chaos-9", 1, 1, Instant.now(),
-        "decode-0", lost));
-    outsider.send(Topics.NODES, "decode-0", signedBy(stranger, document("io.kvfleet.peer.lost", "coordinator-0", 1,
-        1, Instant.now(), "decode-0", lost)));
-    awaitDeadLetters(4);
+  void aForgedPeerAndRegionAreNotFoldedButDeadLettered() throws Exception {
+    String data = "{\"nodeId\":\"evil-0\",\"epoch\":7,\"host\":\"127.0.0.1\",\"transportAddress\":\"\","
+        + "\"capabilities\":[]}";
+    forge(Topics.NODES, "evil-0", document("io.kvfleet.peer.joined", "evil-0", 7, 1, Instant.now(), "evil-0", data));
+    awaitRead(forge(Topics.NODES, "evil-0", signedBy(stranger, document("io.kvfleet.peer.joined", "coordinator-0",
+        7, 1, Instant.now(), "evil-0", data))));
 
-    request("t-after-lost", System.currentTimeMillis() + 60_000);
-    assertThat(awaitEnd("t-after-lost").path("status").asText()).isEqualTo("COMPLETED");
-    assertThat(peer("decode-0").path("epoch").asLong()).as("decode-0 was not fenced").isEqualTo(decodeEpoch);
-    assertThat(peer("decode-0").path("status").asText()).isEqualTo("ALIVE");
-    assertDestinationMatches();
+    assertThat(get("/api/v1/peers").toString()).doesNotContain("evil-0");
+    assertThat(awaitDeadLetters(4)).containsExactlyInAnyOrder(ReasonCodes.EVENT_UNSIGNED,
+        ReasonCodes.EVENT_BAD_SIGNATURE, ReasonCodes.EVENT_UNSIGNED, ReasonCodes.EVENT_BAD_SIGNATURE);
   }
 
   @Test
   @Order(3)
+  void aForgedPeerLostForAHealthyNodeIsNotFolded() throws Exception {
+    // Row 3: unsigned under any producer name, and signed by a stranger's key under the coordinator's key id.
+    String lost = "{\"nodeId\":\"decode-0\",\"epoch\":" + decodeEpoch
+        + ",\"reason\":\"LEASE_EXPIRED\",\"lastSeenMillis\":0}";
+    forge(Topics.NODES, "decode-0", document("io.kvfleet.peer.lost", "chaos-9", 1, 1, Instant.now(), "decode-0",
+        lost));
+    awaitRead(forge(Topics.NODES, "decode-0", signedBy(stranger, document("io.kvfleet.peer.lost", "coordinator-0",
+        1, 1, Instant.now(), "decode-0", lost))));
+
+    request("t-after-lost", System.currentTimeMillis() + 60_000);
+    assertThat(awaitEnd("t-after-lost").path("status").asText()).isEqualTo("COMPLETED");
+    assertThat(peer("decode-0").path("status").asText()).isEqualTo("ALIVE");
+    assertThat(peer("decode-0").path("epoch").asLong()).as("decode-0 was not fenced").isEqualTo(decodeEpoch);
+    assertDestinationMatches();
+    awaitDeadLetters(6);
+  }
+
+  @Test
+  @Order(4)
   void forgedHeartbeatsWithAnOlderTimeAndFutureSequencesMoveNeitherTheLeaseNorTheSequences() throws Exception {
     // Row 4: in prefill-0's name, at its epoch, 10 s old, at the next 50 sequence numbers it will use.
     long next = log.envelopes().stream().filter(e -> e.producer().equals("prefill-0") && e.epoch() == prefillEpoch)
         .mapToLong(Envelope::sequence).max().orElse(0) + 1;
     Instant old = Instant.now().minusSeconds(10);
+    String last = "";
     for (long s = next; s < next + 50; s++) {
-      outsider.send(Topics.NODES, "prefill-0", document("io.kvfleet.peer.heartbeat", "prefill-0", prefillEpoch, s,
+      last = forge(Topics.NODES, "prefill-0", document("io.kvfleet.peer.heartbeat", "prefill-0", prefillEpoch, s,
           old, "prefill-0", "{\"nodeId\":\"prefill-0\",\"epoch\":" + prefillEpoch + ",\"leaseMillis\":3000}"));
     }
-    awaitDeadLetters(54);
+    awaitRead(last);
     Thread.sleep(4_000); // beyond the 3 s lease the forged heartbeats would have ended
 
     assertThat(log.envelopes()).noneMatch(e -> e.data() instanceof PeerLost p && p.nodeId().equals("prefill-0"));
@@ -192,28 +220,7 @@ class SignedFleetIT {
     // prefill-0's real events at those sequence numbers (heartbeats, this completion) are folded.
     request("t-after-heartbeats", System.currentTimeMillis() + 60_000);
     assertThat(awaitEnd("t-after-heartbeats").path("status").asText()).isEqualTo("COMPLETED");
-  }
-
-  @Test
-  @Order(4)
-  void aForgedCompletionOfARealTransferIsNotItsEnd() throws Exception {
-    // Row 5: the completion is written right behind the request, before any byte can have moved.
-    destination.memory().fill((byte) 0);
-    long deadline = System.currentTimeMillis() + 60_000;
-    String completed = "{\"transferId\":\"t-forged-end\",\"sourceNode\":\"prefill-0\",\"bytes\":" + PAGE * PAGES
-        + ",\"durationNanos\":1,\"path\":\"forged\",\"checksum\":\"\",\"parts\":[]}";
-    request("t-forged-end", deadline);
-    outsider.send(Topics.TRANSFERS, "prefill-0", document("io.kvfleet.transfer.completed", "prefill-0",
-        prefillEpoch, 1, Instant.now(), "t-forged-end", completed));
-    outsider.send(Topics.TRANSFERS, "prefill-0", signedBy(stranger, document("io.kvfleet.transfer.completed",
-        "decode-0", decodeEpoch, 1, Instant.now(), "t-forged-end", completed)));
-
-    JsonNode end = awaitEnd("t-forged-end");
-    assertThat(end.path("status").asText()).isEqualTo("COMPLETED");
-    assertThat(end.path("detail").asText()).as(end.toString()).isNotEqualTo("forged");
-    assertDestinationMatches();
-    assertThat(awaitDeadLetters(56)).contains(ReasonCodes.EVENT_UNSIGNED, ReasonCodes.EVENT_BAD_SIGNATURE);
-    assertThat(end.path("endedBy").asText()).isEqualTo("prefill-0");
+    awaitDeadLetters(56);
   }
 
   @Test
@@ -252,6 +259,29 @@ class SignedFleetIT {
 
   private static byte[] signedBy(FleetKey key, String document) {
     return SignedDocument.sign(document.getBytes(StandardCharsets.UTF_8), key);
+  }
+
+  /** Writes {@code value} as an outside producer would; answers where it landed, as {@code topic-partition@offset}. */
+  private String forge(String topic, String key, String value) throws Exception {
+    return forge(topic, key, value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private String forge(String topic, String key, byte[] value) throws Exception {
+    var written = outsider.send(new ProducerRecord<>(topic, key, value)).get();
+    return written.topic() + "-" + written.partition() + "@" + written.offset();
+  }
+
+  /** Waits until the coordinator has read the record at {@code where} (folded or not). */
+  private void awaitRead(String where) throws Exception {
+    String partition = where.substring(0, where.indexOf('@'));
+    long offset = Long.parseLong(where.substring(where.indexOf('@') + 1));
+    Await.until("the coordinator to read " + where, Duration.ofSeconds(60), () -> {
+      try {
+        return get("/api/v1/state").path("nextOffsets").path(partition).asLong(0) > offset;
+      } catch (Exception e) {
+        throw new AssertionError("the coordinator's API did not answer", e);
+      }
+    });
   }
 
   /** The reasons on the dead-letter topic once it holds at least {@code count} copies. */
