@@ -153,10 +153,11 @@ class SignedFleetIT {
     String completed = "{\"transferId\":\"t-forged-end\",\"sourceNode\":\"prefill-0\",\"bytes\":" + PAGE * PAGES
         + ",\"durationNanos\":1,\"path\":\"forged\",\"checksum\":\"\",\"parts\":[]}";
     request("t-forged-end", System.currentTimeMillis() + 60_000);
-    forge(Topics.TRANSFERS, "prefill-0", document("io.kvfleet.transfer.completed", "prefill-0", prefillEpoch, 1,
-        Instant.now(), "t-forged-end", completed));
+    // At sequence numbers no real event has yet: an old one would be taken for a redelivery even unsigned.
+    forge(Topics.TRANSFERS, "prefill-0", document("io.kvfleet.transfer.completed", "prefill-0", prefillEpoch,
+        900_000, Instant.now(), "t-forged-end", completed));
     forge(Topics.TRANSFERS, "prefill-0", signedBy(stranger, document("io.kvfleet.transfer.completed", "decode-0",
-        decodeEpoch, 1, Instant.now(), "t-forged-end", completed)));
+        decodeEpoch, 900_000, Instant.now(), "t-forged-end", completed)));
 
     JsonNode end = awaitEnd("t-forged-end");
     assertThat(end.path("status").asText()).isEqualTo("COMPLETED");
