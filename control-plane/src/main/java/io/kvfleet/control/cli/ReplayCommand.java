@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
     description = "Fold the fleet's log with the coordinator's own fold, from Kafka or from an export, and show "
         + "the state at the end or at --until (peers and epochs, regions by node and kind, failures by reason, "
         + "transfers in flight), the anomalies (sequence gaps, redeliveries, regressions, unended transfers, stale "
-        + "epochs, malformed, unreadable, misrouted or misattributed records, invariant breaks) and, with "
+        + "epochs, malformed, unreadable, misrouted or misattributed records, invariant breaks; with --trust, records "
+        + "their writers had no right to say, not folded) and, with "
         + "--timeline, every event in order with its time since the first.")
 final class ReplayCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
