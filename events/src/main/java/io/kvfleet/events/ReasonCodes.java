@@ -81,4 +81,18 @@ public final class ReasonCodes {
   public static final String LEASE_EXPIRED = "LEASE_EXPIRED";
   public static final String SHUTDOWN = "SHUTDOWN";
   public static final String REGISTRATION_FAILED = "REGISTRATION_FAILED";
+
+  // Orders an agent refuses: reported (a WARN, a metric), never an ending for the transfer they name.
+  /** An order that came over the EventBus: an agent takes its orders only from the log. */
+  public static final String ORDER_NOT_FROM_LOG = "ORDER_NOT_FROM_LOG";
+  /** A dispatch that carries no order (schema version 1), or one whose order names another transfer, node or epoch. */
+  public static final String ORDER_MALFORMED = "ORDER_MALFORMED";
+  /** A dispatch to another epoch of the node than the agent's current one. */
+  public static final String ORDER_WRONG_EPOCH = "ORDER_WRONG_EPOCH";
+  /** An unsigned order where the fleet trust file names coordinator keys. */
+  public static final String ORDER_UNSIGNED = "ORDER_UNSIGNED";
+  /** An order signed with a key the trust file does not bind to a coordinator. */
+  public static final String ORDER_KEY_UNKNOWN = "ORDER_KEY_UNKNOWN";
+  /** An order whose signature does not check against its coordinator key. */
+  public static final String ORDER_SIGNATURE_INVALID = "ORDER_SIGNATURE_INVALID";
 }
