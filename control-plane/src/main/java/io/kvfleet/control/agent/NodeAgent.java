@@ -4,6 +4,7 @@ import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.protocol.Addresses;
+import io.kvfleet.control.protocol.OrderKeys;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.PeerHeartbeat;
@@ -49,7 +50,12 @@ public final class NodeAgent extends VerticleBase {
 
   private long heartbeatTimer = -1;
   private long fenceTimer = -1;
+  /** Refuses orders sent over the EventBus (orders come from {@link #orderLog}), so they are reported. */
   private MessageConsumer<Object> orders;
+  private OrderLog orderLog;
+  private OrderKeys orderKeys = OrderKeys.none();
+  /** Orders refused, by reason code, over all incarnations. */
+  private final java.util.Map<String, Long> refusals = OrderRunner.refusalCounts();
   private MessageConsumer<Object> landings;
   private OutcomePublisher outcomes;
   private Registrations registrations;
@@ -95,11 +101,34 @@ public final class NodeAgent extends VerticleBase {
     return this;
   }
 
+  /** Checks orders against the coordinator keys of {@code keys}; call before deploying. */
+  public NodeAgent withOrderKeys(OrderKeys keys) {
+    this.orderKeys = keys;
+    return this;
+  }
+
+  /** How many orders this agent refused, by reason code ({@code ORDER_*}). */
+  public java.util.Map<String, Long> refusedOrders() {
+    return java.util.Map.copyOf(refusals);
+  }
+
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
-    return join(false).compose(v -> {
-      orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onOrder(m));
+    if (!orderKeys.checks()) {
+      LOG.warn("ORDERS ARE NOT AUTHENTICATED: no coordinator key in the fleet trust file, so {} runs any order"
+          + " the log says was dispatched to it, whoever wrote it to Kafka", config.nodeId());
+    }
+    return OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
+          if (!crashed) {
+            runner.onDispatch(d);
+          }
+        })
+        .compose(log -> {
+          orderLog = log;
+          return join(false);
+        }).compose(v -> {
+      orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
           : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this))
@@ -118,7 +147,8 @@ public final class NodeAgent extends VerticleBase {
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
     registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
     landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
-    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken);
+    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, orderKeys,
+        refusals);
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());
@@ -233,6 +263,8 @@ public final class NodeAgent extends VerticleBase {
       return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
     }).transform(left -> lossWatch == null ? Future.succeededFuture()
             : lossWatch.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
+        .transform(closed -> orderLog == null ? Future.succeededFuture()
+            : orderLog.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
         .onComplete(done -> made.forEach(EventPublisher::close));
   }
 
@@ -301,6 +333,9 @@ public final class NodeAgent extends VerticleBase {
       }
       if (lossWatch != null) {
         lossWatch.close();
+      }
+      if (orderLog != null) {
+        orderLog.close();
       }
     });
   }

@@ -43,7 +43,9 @@ final class NodeCommand implements Callable<Integer> {
     var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC());
     var dataPlane = EngineDataPlane.open(nodeId);
     var agent = new NodeAgent(config, dataPlane, events);
-    agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(io.kvfleet.control.ops.OpsMetrics.registry(), nodeId,
+    var registry = io.kvfleet.control.ops.OpsMetrics.registry();
+    io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent::refusedOrders);
+    agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());

@@ -10,8 +10,14 @@ import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.kvfleet.events.ReasonCodes;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /** A process's Prometheus registry, the Vert.x that reports its own metrics to it, and its {@code /metrics}. */
 public final class OpsMetrics {
@@ -46,5 +52,18 @@ public final class OpsMetrics {
         .tag("node", nodeId).register(registry);
     return router -> router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(registry.scrape()));
+  }
+
+  /** {@code kvfleet_orders_refused_total}: the orders an agent refused, by reason code ({@code refused}'s counts). */
+  public static void orderRefusals(MeterRegistry registry, String nodeId, Supplier<Map<String, Long>> refused) {
+    for (String reason : List.of(ReasonCodes.ORDER_NOT_FROM_LOG, ReasonCodes.ORDER_MALFORMED,
+        ReasonCodes.ORDER_WRONG_EPOCH, ReasonCodes.ORDER_UNSIGNED, ReasonCodes.ORDER_KEY_UNKNOWN,
+        ReasonCodes.ORDER_SIGNATURE_INVALID)) {
+      FunctionCounter.builder("kvfleet_orders_refused", refused, r -> r.get().getOrDefault(reason, 0L))
+          .tag("node", nodeId).tag("reason", reason)
+          .description("orders the agent refused (not from the log, not for this incarnation, not signed as the trust"
+              + " file requires); none ends a transfer")
+          .register(registry);
+    }
   }
 }
