@@ -82,6 +82,20 @@ public final class ReasonCodes {
   public static final String SHUTDOWN = "SHUTDOWN";
   public static final String REGISTRATION_FAILED = "REGISTRATION_FAILED";
 
+  // Signed events (docs/SECURITY.md): why a record was not folded but dead-lettered.
+  /** The record carries no signature, and this reader requires one (it was given a trust file). */
+  public static final String EVENT_UNSIGNED = "EVENT_UNSIGNED";
+  /** The record names a key id the trust file does not list. */
+  public static final String EVENT_UNKNOWN_KEY = "EVENT_UNKNOWN_KEY";
+  /** The signature is not the named key's over the record's signed bytes. */
+  public static final String EVENT_BAD_SIGNATURE = "EVENT_BAD_SIGNATURE";
+  /** The key may not write as the record's producer. */
+  public static final String EVENT_WRONG_PRODUCER = "EVENT_WRONG_PRODUCER";
+  /** The key's role may not write this type (e.g. a {@code PeerLost} from a node's key). */
+  public static final String EVENT_WRONG_ROLE = "EVENT_WRONG_ROLE";
+  /** The key may not speak for the node the record is about, or that its transfer was dispatched to. */
+  public static final String EVENT_WRONG_NODE = "EVENT_WRONG_NODE";
+
   // Orders an agent refuses: reported (a WARN, a metric), never an ending for the transfer they name.
   /** An order that came over the EventBus: an agent takes its orders only from the log. */
   public static final String ORDER_NOT_FROM_LOG = "ORDER_NOT_FROM_LOG";
@@ -89,9 +103,9 @@ public final class ReasonCodes {
   public static final String ORDER_MALFORMED = "ORDER_MALFORMED";
   /** A dispatch to another epoch of the node than the agent's current one. */
   public static final String ORDER_WRONG_EPOCH = "ORDER_WRONG_EPOCH";
-  /** An unsigned order where the fleet trust file names coordinator keys. */
+  /** An unsigned order, where the agent verifies against a fleet trust file. */
   public static final String ORDER_UNSIGNED = "ORDER_UNSIGNED";
-  /** An order signed with a key the trust file does not bind to a coordinator. */
+  /** An order signed with a key the trust file does not list or does not bind to the coordinator the dispatch names. */
   public static final String ORDER_KEY_UNKNOWN = "ORDER_KEY_UNKNOWN";
   /** An order whose signature does not check against its coordinator key. */
   public static final String ORDER_SIGNATURE_INVALID = "ORDER_SIGNATURE_INVALID";

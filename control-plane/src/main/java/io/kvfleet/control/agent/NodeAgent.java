@@ -4,7 +4,6 @@ import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.protocol.Addresses;
-import io.kvfleet.control.protocol.OrderKeys;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.PeerHeartbeat;
@@ -53,7 +52,6 @@ public final class NodeAgent extends VerticleBase {
   /** Refuses orders sent over the EventBus (orders come from {@link #orderLog}), so they are reported. */
   private MessageConsumer<Object> orders;
   private OrderLog orderLog;
-  private OrderKeys orderKeys = OrderKeys.none();
   /** Orders refused, by reason code, over all incarnations. */
   private final java.util.Map<String, Long> refusals = OrderRunner.refusalCounts();
   private MessageConsumer<Object> landings;
@@ -101,12 +99,6 @@ public final class NodeAgent extends VerticleBase {
     return this;
   }
 
-  /** Checks orders against the coordinator keys of {@code keys}; call before deploying. */
-  public NodeAgent withOrderKeys(OrderKeys keys) {
-    this.orderKeys = keys;
-    return this;
-  }
-
   /** How many orders this agent refused, by reason code ({@code ORDER_*}). */
   public java.util.Map<String, Long> refusedOrders() {
     return java.util.Map.copyOf(refusals);
@@ -115,9 +107,9 @@ public final class NodeAgent extends VerticleBase {
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
-    if (!orderKeys.checks()) {
-      LOG.warn("ORDERS ARE NOT AUTHENTICATED: no coordinator key in the fleet trust file, so {} runs any order"
-          + " the log says was dispatched to it, whoever wrote it to Kafka", config.nodeId());
+    if (!config.signing().verifies()) {
+      LOG.warn("ORDERS ARE NOT AUTHENTICATED: {} has no trust file (--trust), so it runs any order the log says"
+          + " was dispatched to it at its epoch, whoever wrote it to Kafka", config.nodeId());
     }
     return OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
           if (!crashed) {
@@ -147,8 +139,7 @@ public final class NodeAgent extends VerticleBase {
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
     registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
     landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
-    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, orderKeys,
-        refusals);
+    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, refusals);
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());

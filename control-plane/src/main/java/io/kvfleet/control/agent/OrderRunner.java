@@ -2,7 +2,6 @@ package io.kvfleet.control.agent;
 
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.protocol.Landings;
-import io.kvfleet.control.protocol.OrderKeys;
 import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ReasonCodes;
@@ -45,7 +44,6 @@ final class OrderRunner {
   private final OutcomePublisher outcomes;
   private final Landings landings;
   private final Lease lease;
-  private final OrderKeys keys;
   /** Orders refused, by reason code (read by the metrics' thread). */
   private final Map<String, Long> refusals;
   /** Per destination node and epoch, the last order queued: the next one runs after it. */
@@ -60,9 +58,8 @@ final class OrderRunner {
   private final Set<Future<?>> running = new HashSet<>();
 
   OrderRunner(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes, Landings landings,
-      Lease lease, Set<String> ordersTaken, OrderKeys keys, Map<String, Long> refusals) {
+      Lease lease, Set<String> ordersTaken, Map<String, Long> refusals) {
     this.ordersTaken = ordersTaken;
-    this.keys = keys;
     this.refusals = refusals;
     this.vertx = vertx;
     this.config = config;
@@ -113,7 +110,7 @@ final class OrderRunner {
    * is reported (a WARN, {@link #refusals}) and nothing is published for the transfer it names.
    */
   void onDispatch(TransferDispatched dispatch) {
-    var refused = OrderCheck.refusal(dispatch, config.nodeId(), config.epoch(), keys);
+    var refused = OrderCheck.refusal(dispatch, config.nodeId(), config.epoch(), config.signing().trust());
     if (refused.isPresent()) {
       refuse(refused.get().reason(), refused.get().detail());
       return;

@@ -21,6 +21,8 @@ import picocli.CommandLine.Spec;
 final class CoordinatorCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
 
+  @Mixin TrustOptions trust;
+
   @Option(names = "--id", defaultValue = "coordinator-0", description = "Coordinator id (default: ${DEFAULT-VALUE})")
   String coordinatorId;
 
@@ -57,10 +59,13 @@ final class CoordinatorCommand implements Callable<Integer> {
           + " its partitions from the log (leave out one of --group and --snapshot-dir)");
     }
     ops.options();
+    var signing = trust.signing("coordinator " + coordinatorId);
     cluster.check();
     var vertx = cluster.joinCluster();
-    var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
-    var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded);
+    var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
+        EventPublisher.DEFAULT_CAPACITY, signing.key());
+    var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded)
+        .withSigning(signing);
     if (group != null) {
       coordinator.withGroup(group);
     }

@@ -61,6 +61,8 @@ final class DemoCommand implements Callable<Integer> {
     checkOptions();
     DataPathNotice.probe().forEach(System.out::println);
     System.out.println("kvfleet demo: Kafka's and Vert.x's logs go to " + Kvfleet.logFile());
+    System.out.println("kvfleet demo: WARNING: events are NOT authenticated (the demo signs nothing; a fleet signs"
+        + " with 'kvfleet node|coordinator --key FILE --trust FILE', see docs/SECURITY.md)");
     EmbeddedKafka kafka = null;
     if (bootstrapServers == null) {
       kafka = dataDir == null ? EmbeddedKafka.startInTempDir() : EmbeddedKafka.start(dataDir, false, 0);

@@ -21,6 +21,8 @@ import picocli.CommandLine.Option;
 final class NodeCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
 
+  @Mixin TrustOptions trust;
+
   @Option(names = "--id", required = true, description = "Node id, e.g. prefill-0")
   String nodeId;
 
@@ -36,11 +38,13 @@ final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    var signing = trust.signing("node " + nodeId);
     cluster.check();
     var vertx = cluster.joinCluster();
     long epoch = AgentConfig.newEpoch();
-    var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort);
-    var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC());
+    var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort, signing);
+    var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
+        EventPublisher.DEFAULT_CAPACITY, signing.key());
     var dataPlane = EngineDataPlane.open(nodeId);
     var agent = new NodeAgent(config, dataPlane, events);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();

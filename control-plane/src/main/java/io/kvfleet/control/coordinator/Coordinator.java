@@ -1,7 +1,6 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
-import io.kvfleet.control.protocol.OrderKeys;
 import io.kvfleet.control.protocol.OrderSignature;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.control.kafka.DeadLetters;
@@ -30,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import io.kvfleet.events.trust.Signing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,8 +66,6 @@ public final class Coordinator extends VerticleBase {
   private final Promise<Void> caughtUp = Promise.promise();
   private final Deciding deciding;
   private final NodesView nodesView = new NodesView();
-  /** The key the coordinator signs its orders with, if any. */
-  private Optional<OrderKeys.Signing> signing = Optional.empty();
   /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
   private final NodesView transfersView = new NodesView();
   private Set<TopicPartition> transferPartitions = Set.of();
@@ -81,6 +79,7 @@ public final class Coordinator extends VerticleBase {
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
   private FoldWatcher watcher = FoldWatcher.NONE;
+  private Signing signing = Signing.off();
 
   public Coordinator(String bootstrapServers, EventPublisher publisher, Clock clock) {
     this.bootstrapServers = bootstrapServers;
@@ -107,10 +106,15 @@ public final class Coordinator extends VerticleBase {
     return this;
   }
 
-  /** Signs every order it dispatches with {@code key} (named in the fleet trust file); call before deploying. */
-  public Coordinator withOrderSigning(OrderKeys.Signing key) {
-    this.signing = Optional.of(key);
+  /** Verifies what it reads against {@code signing}'s trust file (and signs orders with its key); call before deploying. */
+  public Coordinator withSigning(Signing newSigning) {
+    this.signing = java.util.Objects.requireNonNull(newSigning, "signing must not be null");
     return this;
+  }
+
+  /** The key this coordinator signs with and the trust file it verifies against. */
+  public Signing signing() {
+    return signing;
   }
 
   /** Shows every record folded to {@code foldWatcher} (the ops API and metrics); call before deploying. */
@@ -334,7 +338,7 @@ public final class Coordinator extends VerticleBase {
     switch (decision) {
       case Decision.Reject r -> publish(r.event(), r.partition());
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
-      case Decision.Dispatch d -> publish(signing.map(k -> OrderSignature.sign(d.event(), k.keyId(), k.key()))
+      case Decision.Dispatch d -> publish(signing.key().map(key -> OrderSignature.sign(d.event(), key))
           .orElse(d.event()));
     }
   }

@@ -5,9 +5,11 @@ import io.kvfleet.events.Envelope;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.EnvelopeSerializer;
+import io.kvfleet.events.trust.FleetKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,6 +43,7 @@ public final class EventPublisher implements AutoCloseable {
   private final int capacity;
   private final String bootstrapServers;
   private final AtomicInteger waiting = new AtomicInteger();
+  private final Optional<FleetKey> key;
   private long sequence;
 
   public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock) {
@@ -48,8 +51,15 @@ public final class EventPublisher implements AutoCloseable {
   }
 
   public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity) {
+    this(bootstrapServers, producerId, epoch, clock, capacity, Optional.empty());
+  }
+
+  /** A publisher that signs every event with {@code key} when present ({@code keyid} and {@code signature}). */
+  public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity,
+      Optional<FleetKey> key) {
     this.producer = new KafkaProducer<>(producerConfig(bootstrapServers, producerId),
-        new StringSerializer(), new EnvelopeSerializer());
+        new StringSerializer(), key.map(EnvelopeSerializer::signedBy).orElseGet(EnvelopeSerializer::new));
+    this.key = key;
     this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
         Thread.ofPlatform().name("kvfleet-publish-" + producerId).daemon().factory());
     this.producerId = producerId;
@@ -64,7 +74,7 @@ public final class EventPublisher implements AutoCloseable {
    * to the same Kafka with the same buffer; this one stays open until closed.
    */
   public EventPublisher nextIncarnation(long newEpoch) {
-    return new EventPublisher(bootstrapServers, producerId, newEpoch, clock, capacity);
+    return new EventPublisher(bootstrapServers, producerId, newEpoch, clock, capacity, key);
   }
 
   /**

@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.KeyCheck;
+import io.kvfleet.events.trust.TrustFile;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
-import java.security.PublicKey;
-import java.security.Signature;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -28,28 +27,20 @@ public final class OrderSignature {
 
   private OrderSignature() {}
 
-  /** {@code dispatch} signed with {@code key}, named {@code keyId} in the trust file. */
-  public static TransferDispatched sign(TransferDispatched dispatch, String keyId, PrivateKey key) {
-    try {
-      var signer = Signature.getInstance("Ed25519");
-      signer.initSign(key);
-      signer.update(canonical(dispatch));
-      return dispatch.signed(keyId, Base64.getEncoder().encodeToString(signer.sign()));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot sign the order of " + dispatch.transferId() + " with key " + keyId, e);
-    }
+  /** {@code dispatch} signed with the coordinator's {@code key}. */
+  public static TransferDispatched sign(TransferDispatched dispatch, FleetKey key) {
+    return dispatch.signed(key.keyId(), Base64.getEncoder().encodeToString(key.sign(canonical(dispatch))));
   }
 
-  /** Whether {@code dispatch}'s signature checks against {@code key}. */
-  public static boolean verifies(TransferDispatched dispatch, PublicKey key) {
+  /** What {@code trust} says of {@code dispatch}'s order signature: whose it is, an unknown key, or a bad one. */
+  public static KeyCheck check(TransferDispatched dispatch, TrustFile trust) {
+    byte[] signature;
     try {
-      var verifier = Signature.getInstance("Ed25519");
-      verifier.initVerify(key);
-      verifier.update(canonical(dispatch));
-      return verifier.verify(Base64.getDecoder().decode(dispatch.orderSignature()));
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
-      return false; // not base64, not an Ed25519 key or signature: it does not check
+      signature = Base64.getDecoder().decode(dispatch.orderSignature());
+    } catch (IllegalArgumentException notBase64) {
+      return new KeyCheck.BadSignature(dispatch.orderKeyId());
     }
+    return trust.check(dispatch.orderKeyId(), canonical(dispatch), signature);
   }
 
   /** The bytes an order signature covers: sorted-key, whitespace-free UTF-8 JSON. */

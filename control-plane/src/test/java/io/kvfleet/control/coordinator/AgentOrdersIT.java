@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.protocol.Addresses;
-import io.kvfleet.control.protocol.OrderKeys;
 import io.kvfleet.control.protocol.OrderSignature;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.control.protocol.TransferOrder;
@@ -16,8 +15,11 @@ import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.KeyBinding;
+import io.kvfleet.events.trust.Role;
+import io.kvfleet.events.trust.Signing;
+import io.kvfleet.events.trust.TrustFile;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * An agent takes its orders from the log: it runs a dispatch to its current epoch once however
  * often it is read, refuses (and counts, and ends nothing for) an order that came over the
- * EventBus, a dispatch to another epoch, and, with coordinator keys, an unsigned or tampered one.
+ * EventBus, a dispatch to another epoch, and, with a trust file, an unsigned or forged one.
  */
 class AgentOrdersIT {
   private final Fleet fleet = new Fleet();
@@ -94,15 +96,16 @@ class AgentOrdersIT {
   }
 
   @Test
-  void withCoordinatorKeysRunsOnlyAnOrderSignedByOne() throws Exception {
-    KeyPair coordinator = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-    KeyPair stranger = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-    fleet.agentOrderKeys(new OrderKeys(Map.of("coordinator-key", coordinator.getPublic()), Optional.empty()));
+  void withATrustFileRunsOnlyAnOrderSignedByTheCoordinatorsKey() throws Exception {
+    var coordinator = FleetKey.generate("coordinator-key");
+    var trust = TrustFile.of(new KeyBinding("coordinator-key", coordinator.publicKey(), Role.COORDINATOR,
+        java.util.Set.of("coordinator-test"), java.util.Set.of()));
+    fleet.agentSigning(new Signing(Optional.empty(), Optional.of(trust)));
     startAgents();
-    var signed = OrderSignature.sign(dispatch("t-signed", "request-1", 1), "coordinator-key", coordinator.getPrivate());
+    var signed = OrderSignature.sign(dispatch("t-signed", "request-1", 1), coordinator);
     var unsigned = dispatch("t-unsigned", "request-1", 1);
-    var strangers = OrderSignature.sign(dispatch("t-stranger", "request-1", 1), "coordinator-key", stranger.getPrivate());
-    var renamed = OrderSignature.sign(dispatch("t-unknown-key", "request-1", 1), "router-key", stranger.getPrivate());
+    var strangers = OrderSignature.sign(dispatch("t-stranger", "request-1", 1), FleetKey.generate("coordinator-key"));
+    var renamed = OrderSignature.sign(dispatch("t-unknown-key", "request-1", 1), FleetKey.generate("router-key"));
 
     for (var d : List.of(unsigned, strangers, renamed, signed)) {
       fleet.publishAs("coordinator-test", 1, d);

@@ -13,8 +13,12 @@ import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
 import io.kvfleet.events.Envelope;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.KeyBinding;
+import io.kvfleet.events.trust.KeyCheck;
+import io.kvfleet.events.trust.Role;
+import io.kvfleet.events.trust.TrustFile;
+import java.util.Set;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,20 +29,25 @@ import org.junit.jupiter.api.Test;
 class OrderSignatureTest {
   private static final RegionSpec KV = new RegionSpec("kv_data-0", RegionKind.KV, MemoryType.DRAM, -1, 0, 1 << 20,
       4096, "kv_data", 0);
-  private final KeyPair coordinator = generate();
+  private final FleetKey coordinator = FleetKey.generate("c");
+  private final TrustFile trust = TrustFile.of(new KeyBinding("c", coordinator.publicKey(), Role.COORDINATOR,
+      Set.of("coordinator-0"), Set.of()));
 
   @Test
   void aSignedOrderChecksAgainstItsKeyAndNoOther() {
-    var signed = OrderSignature.sign(dispatch(3, List.of(new ByteRange(0, 0, 4096))), "c", coordinator.getPrivate());
+    var signed = OrderSignature.sign(dispatch(3, List.of(new ByteRange(0, 0, 4096))), coordinator);
+    var impostor = TrustFile.of(new KeyBinding("c", FleetKey.generate("c").publicKey(), Role.COORDINATOR,
+        Set.of("coordinator-0"), Set.of()));
 
     assertThat(signed.orderKeyId()).isEqualTo("c");
-    assertThat(OrderSignature.verifies(signed, coordinator.getPublic())).isTrue();
-    assertThat(OrderSignature.verifies(signed, generate().getPublic())).isFalse();
+    assertThat(OrderSignature.check(signed, trust)).isInstanceOf(KeyCheck.Verified.class);
+    assertThat(OrderSignature.check(signed, impostor)).isInstanceOf(KeyCheck.BadSignature.class);
+    assertThat(OrderSignature.check(signed, TrustFile.empty())).isInstanceOf(KeyCheck.UnknownKey.class);
   }
 
   @Test
   void changingAnyTermOfTheOrderBreaksTheSignature() {
-    var signed = OrderSignature.sign(dispatch(3, List.of(new ByteRange(0, 0, 4096))), "c", coordinator.getPrivate());
+    var signed = OrderSignature.sign(dispatch(3, List.of(new ByteRange(0, 0, 4096))), coordinator);
     var otherRanges = dispatch(3, List.of(new ByteRange(0, 4096, 4096)))
         .signed(signed.orderKeyId(), signed.orderSignature());
     var otherEpoch = new TransferDispatched(signed.transferId(), signed.sourceNode(), signed.coordinatorId(), 4,
@@ -47,25 +56,25 @@ class OrderSignatureTest {
         signed.order(), signed.orderKeyId(), signed.orderSignature());
 
     assertThat(List.of(otherRanges, otherEpoch, otherCoordinator))
-        .noneMatch(d -> OrderSignature.verifies(d, coordinator.getPublic()));
+        .allSatisfy(d -> assertThat(OrderSignature.check(d, trust)).isInstanceOf(KeyCheck.BadSignature.class));
   }
 
   @Test
   void aSignatureThatIsNotBase64DoesNotCheck() {
     var garbled = dispatch(3, List.of(new ByteRange(0, 0, 4096))).signed("c", "not base64 !");
 
-    assertThat(OrderSignature.verifies(garbled, coordinator.getPublic())).isFalse();
+    assertThat(OrderSignature.check(garbled, trust)).isInstanceOf(KeyCheck.BadSignature.class);
   }
 
   @Test
   void aSignedDispatchStillChecksAfterKafkasCodec() {
-    var signed = OrderSignature.sign(dispatch(3, List.of(new ByteRange(0, 0, 4096))), "c", coordinator.getPrivate());
+    var signed = OrderSignature.sign(dispatch(3, List.of(new ByteRange(0, 0, 4096))), coordinator);
     var codec = new EventCodec();
 
     var read = ((Decoded.Event) codec.decode(codec.encode(Envelope.of("coordinator-0", 1, 1, Instant.now(), "",
         signed)))).envelope().data();
 
-    assertThat(OrderSignature.verifies((TransferDispatched) read, coordinator.getPublic())).isTrue();
+    assertThat(OrderSignature.check((TransferDispatched) read, trust)).isInstanceOf(KeyCheck.Verified.class);
   }
 
   @Test
@@ -95,13 +104,5 @@ class OrderSignatureTest {
         TransferOp.WRITE, ranges, 1_000, true);
     var order = new TransferOrder(request, KV, KV, keys, "dHJhbnNwb3J0", "envelope-1");
     return new TransferDispatched("t-1", "prefill-0", "coordinator-0", epoch, order.dispatched(), "", "");
-  }
-
-  private static KeyPair generate() {
-    try {
-      return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
   }
 }

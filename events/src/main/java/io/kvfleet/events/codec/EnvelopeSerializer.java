@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.Topics;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.SignedDocument;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
@@ -19,20 +21,36 @@ public final class EnvelopeSerializer implements Serializer<Envelope> {
   private static final byte[] CONTENT_TYPE = Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8);
 
   private final EventCodec codec;
+  private final FleetKey key;
 
-  /** A serializer with its own codec, for Kafka's no-argument instantiation. */
+  /** A serializer with its own codec, for Kafka's no-argument instantiation; it signs nothing. */
   public EnvelopeSerializer() {
     this(new EventCodec());
   }
 
-  /** A serializer sharing {@code codec}. */
+  /** A serializer sharing {@code codec}; it signs nothing. */
   public EnvelopeSerializer(EventCodec codec) {
     this.codec = requireNonNull(codec, "codec must not be null");
+    this.key = null;
+  }
+
+  private EnvelopeSerializer(FleetKey key) {
+    this.codec = new EventCodec();
+    this.key = requireNonNull(key, "key must not be null");
+  }
+
+  /** A serializer that signs every document with {@code key} ({@link SignedDocument}). */
+  public static EnvelopeSerializer signedBy(FleetKey key) {
+    return new EnvelopeSerializer(key);
   }
 
   @Override
   public byte[] serialize(String topic, Envelope envelope) {
-    return envelope == null ? null : codec.encode(envelope);
+    if (envelope == null) {
+      return null;
+    }
+    byte[] document = codec.encode(envelope);
+    return key == null ? document : SignedDocument.sign(document, key);
   }
 
   @Override

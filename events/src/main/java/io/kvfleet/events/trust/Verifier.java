@@ -1,0 +1,94 @@
+package io.kvfleet.events.trust;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferFailed;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Decides whether a record's writer had the right to say it: the signature checks against the trust file, the
+ * key may write as the record's producer, its role may write the type ({@link Rights}), it speaks for the node
+ * the record is about, and a transfer's ending comes from the node the transfer was dispatched to (or a
+ * coordinator, for a failure). Pure; one per reader. Without a trust file every record is trusted.
+ */
+public final class Verifier {
+  private final Optional<TrustFile> trust;
+
+  private Verifier(Optional<TrustFile> trust) {
+    this.trust = requireNonNull(trust, "trust must not be null");
+  }
+
+  /** A verifier against {@code trust}. */
+  public static Verifier against(TrustFile trust) {
+    return new Verifier(Optional.of(trust));
+  }
+
+  /** A verifier that trusts everything: signing is off. */
+  public static Verifier off() {
+    return new Verifier(Optional.empty());
+  }
+
+  /** A verifier for {@code signing}: against its trust file, or off without one. */
+  public static Verifier of(Signing signing) {
+    return new Verifier(signing.trust());
+  }
+
+  /** Whether this verifier refuses anything at all. */
+  public boolean isOn() {
+    return trust.isPresent();
+  }
+
+  /**
+   * The verdict on {@code raw} (the record's value as read), decoded as {@code envelope}; {@code dispatchedTo}
+   * names the node a transfer was requested of (its source), if the reader knows the transfer.
+   */
+  public Verdict check(byte[] raw, Envelope envelope, Function<String, Optional<String>> dispatchedTo) {
+    if (trust.isEmpty()) {
+      return new Verdict.Trusted(Optional.empty());
+    }
+    Optional<SignedDocument.Parts> parts = SignedDocument.split(raw);
+    if (parts.isEmpty()) {
+      return refused(ReasonCodes.EVENT_UNSIGNED, envelope, "no keyid and signature members");
+    }
+    SignedDocument.Parts p = parts.get();
+    return switch (trust.get().check(p.keyId(), p.signedBytes(), p.signature())) {
+      case KeyCheck.UnknownKey u -> refused(ReasonCodes.EVENT_UNKNOWN_KEY, envelope, "key '" + u.keyId() + "'");
+      case KeyCheck.BadSignature b -> refused(ReasonCodes.EVENT_BAD_SIGNATURE, envelope, "key '" + b.keyId() + "'");
+      case KeyCheck.Verified v -> rights(v.binding(), envelope, dispatchedTo);
+    };
+  }
+
+  private static Verdict rights(KeyBinding key, Envelope envelope, Function<String, Optional<String>> dispatchedTo) {
+    FleetEvent event = envelope.data();
+    if (!key.mayProduceAs(envelope.producer())) {
+      return refused(ReasonCodes.EVENT_WRONG_PRODUCER, envelope, "key '" + key.id() + "' may not write as '"
+          + envelope.producer() + "'");
+    }
+    if (!Rights.mayWrite(key.role(), event)) {
+      return refused(ReasonCodes.EVENT_WRONG_ROLE, envelope, "a " + key.role().wireName() + " key ('" + key.id()
+          + "') may not write " + envelope.type());
+    }
+    if (key.role() == Role.NODE && Rights.speaksForItsNode(event) && !key.maySpeakFor(event.nodeId())) {
+      return refused(ReasonCodes.EVENT_WRONG_NODE, envelope, "key '" + key.id() + "' may not speak for node '"
+          + event.nodeId() + "'");
+    }
+    if (key.role() == Role.NODE && (event instanceof TransferCompleted || event instanceof TransferFailed)) {
+      Optional<String> node = dispatchedTo.apply(event.subject());
+      if (node.isPresent() && !key.maySpeakFor(node.get())) {
+        return refused(ReasonCodes.EVENT_WRONG_NODE, envelope, "key '" + key.id() + "' may not end a transfer"
+            + " dispatched to '" + node.get() + "'");
+      }
+    }
+    return new Verdict.Trusted(Optional.of(key));
+  }
+
+  private static Verdict refused(String reason, Envelope envelope, String why) {
+    return new Verdict.Refused(reason, envelope.type() + " " + envelope.id() + " from '"
+        + envelope.producer() + "': " + why);
+  }
+}
