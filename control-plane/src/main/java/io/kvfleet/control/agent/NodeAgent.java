@@ -54,6 +54,7 @@ public final class NodeAgent extends VerticleBase {
   private OrderLog orderLog;
   /** Orders refused, by reason code, over all incarnations. */
   private final java.util.Map<String, Long> refusals = OrderRunner.refusalCounts();
+  private final java.util.Map<String, Long> refusalsSeen = java.util.Collections.unmodifiableMap(refusals);
   private MessageConsumer<Object> landings;
   private OutcomePublisher outcomes;
   private Registrations registrations;
@@ -99,9 +100,9 @@ public final class NodeAgent extends VerticleBase {
     return this;
   }
 
-  /** How many orders this agent refused, by reason code ({@code ORDER_*}). */
+  /** How many orders this agent refused, by reason code ({@code ORDER_*}): a live, unmodifiable view. */
   public java.util.Map<String, Long> refusedOrders() {
-    return java.util.Map.copyOf(refusals);
+    return refusalsSeen;
   }
 
   @Override

@@ -48,7 +48,7 @@ final class NodeCommand implements Callable<Integer> {
     var dataPlane = EngineDataPlane.open(nodeId);
     var agent = new NodeAgent(config, dataPlane, events);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();
-    io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent::refusedOrders);
+    io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 
 /** A process's Prometheus registry, the Vert.x that reports its own metrics to it, and its {@code /metrics}. */
 public final class OpsMetrics {
@@ -54,12 +53,15 @@ public final class OpsMetrics {
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(registry.scrape()));
   }
 
-  /** {@code kvfleet_orders_refused_total}: the orders an agent refused, by reason code ({@code refused}'s counts). */
-  public static void orderRefusals(MeterRegistry registry, String nodeId, Supplier<Map<String, Long>> refused) {
+  /**
+   * {@code kvfleet_orders_refused_total}: the orders an agent refused, by reason code, from its live
+   * {@code refused} counts (held by the agent: the registry keeps only a weak reference).
+   */
+  public static void orderRefusals(MeterRegistry registry, String nodeId, Map<String, Long> refused) {
     for (String reason : List.of(ReasonCodes.ORDER_NOT_FROM_LOG, ReasonCodes.ORDER_MALFORMED,
         ReasonCodes.ORDER_WRONG_EPOCH, ReasonCodes.ORDER_UNSIGNED, ReasonCodes.ORDER_KEY_UNKNOWN,
         ReasonCodes.ORDER_SIGNATURE_INVALID)) {
-      FunctionCounter.builder("kvfleet_orders_refused", refused, r -> r.get().getOrDefault(reason, 0L))
+      FunctionCounter.builder("kvfleet_orders_refused", refused, r -> r.getOrDefault(reason, 0L))
           .tag("node", nodeId).tag("reason", reason)
           .description("orders the agent refused (not from the log, not for this incarnation, not signed as the trust"
               + " file requires); none ends a transfer")
