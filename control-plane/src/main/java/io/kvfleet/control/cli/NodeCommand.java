@@ -39,6 +39,10 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var signing = trust.signing("node " + nodeId);
+    if (!signing.verifies()) {
+      System.err.println("kvfleet: WARNING: orders are NOT authenticated (node " + nodeId + " has no --trust: it"
+          + " runs any order the log says was dispatched to it, whoever wrote it to Kafka; see docs/SECURITY.md)");
+    }
     cluster.check();
     var vertx = cluster.joinCluster();
     long epoch = AgentConfig.newEpoch();
