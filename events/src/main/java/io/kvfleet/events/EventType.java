@@ -27,7 +27,7 @@ public enum EventType {
   TRANSFER_REQUESTED("io.kvfleet.transfer.requested", 2, TransferRequested.class, Topics.TRANSFERS),
   TRANSFER_REJECTED("io.kvfleet.transfer.rejected", 1, TransferRejected.class, Topics.TRANSFERS),
   TRANSFER_DISPATCHED(
-      "io.kvfleet.transfer.dispatched", 1, TransferDispatched.class, Topics.TRANSFERS),
+      "io.kvfleet.transfer.dispatched", 2, TransferDispatched.class, Topics.TRANSFERS),
   TRANSFER_COMPLETED("io.kvfleet.transfer.completed", 2, TransferCompleted.class, Topics.TRANSFERS),
   TRANSFER_FAILED("io.kvfleet.transfer.failed", 1, TransferFailed.class, Topics.TRANSFERS),
   TRANSFER_TIMED_OUT("io.kvfleet.transfer.timed_out", 1, TransferTimedOut.class, Topics.TRANSFERS);

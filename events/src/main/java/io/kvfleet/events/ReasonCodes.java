@@ -95,4 +95,18 @@ public final class ReasonCodes {
   public static final String EVENT_WRONG_ROLE = "EVENT_WRONG_ROLE";
   /** The key may not speak for the node the record is about, or that its transfer was dispatched to. */
   public static final String EVENT_WRONG_NODE = "EVENT_WRONG_NODE";
+
+  // Orders an agent refuses: reported (a WARN, a metric), never an ending for the transfer they name.
+  /** An order that came over the EventBus: an agent takes its orders only from the log. */
+  public static final String ORDER_NOT_FROM_LOG = "ORDER_NOT_FROM_LOG";
+  /** A dispatch that carries no order (schema version 1), or one whose order names another transfer, node or epoch. */
+  public static final String ORDER_MALFORMED = "ORDER_MALFORMED";
+  /** A dispatch to another epoch of the node than the agent's current one. */
+  public static final String ORDER_WRONG_EPOCH = "ORDER_WRONG_EPOCH";
+  /** An unsigned order, where the agent verifies against a fleet trust file. */
+  public static final String ORDER_UNSIGNED = "ORDER_UNSIGNED";
+  /** An order signed with a key the trust file does not list or does not bind to the coordinator the dispatch names. */
+  public static final String ORDER_KEY_UNKNOWN = "ORDER_KEY_UNKNOWN";
+  /** An order whose signature does not check against its coordinator key. */
+  public static final String ORDER_SIGNATURE_INVALID = "ORDER_SIGNATURE_INVALID";
 }

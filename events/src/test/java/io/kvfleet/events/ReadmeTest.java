@@ -51,7 +51,7 @@ class ReadmeTest {
 
   @ParameterizedTest
   @ValueSource(classes = {RegionSpec.class, BackendCapability.class, ByteRange.class, LayoutComponent.class,
-      RequestPart.class, PartOutcome.class})
+      RequestPart.class, PartOutcome.class, DispatchedOrder.class, DispatchedPart.class})
   void documentsEveryFieldOfTheObjectsInsideData(Class<?> type) {
     assertThat(fieldsOf(section("### " + type.getSimpleName()))).containsExactly(componentsOf(type));
   }

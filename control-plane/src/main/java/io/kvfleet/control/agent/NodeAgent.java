@@ -49,7 +49,12 @@ public final class NodeAgent extends VerticleBase {
 
   private long heartbeatTimer = -1;
   private long fenceTimer = -1;
+  /** Refuses orders sent over the EventBus (orders come from {@link #orderLog}), so they are reported. */
   private MessageConsumer<Object> orders;
+  private OrderLog orderLog;
+  /** Orders refused, by reason code, over all incarnations. */
+  private final java.util.Map<String, Long> refusals = OrderRunner.refusalCounts();
+  private final java.util.Map<String, Long> refusalsSeen = java.util.Collections.unmodifiableMap(refusals);
   private MessageConsumer<Object> landings;
   private OutcomePublisher outcomes;
   private Registrations registrations;
@@ -95,11 +100,28 @@ public final class NodeAgent extends VerticleBase {
     return this;
   }
 
+  /** How many orders this agent refused, by reason code ({@code ORDER_*}): a live, unmodifiable view. */
+  public java.util.Map<String, Long> refusedOrders() {
+    return refusalsSeen;
+  }
+
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
-    return join(false).compose(v -> {
-      orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onOrder(m));
+    if (!config.signing().verifies()) {
+      LOG.warn("ORDERS ARE NOT AUTHENTICATED: {} has no trust file (--trust), so it runs any order the log says"
+          + " was dispatched to it at its epoch, whoever wrote it to Kafka", config.nodeId());
+    }
+    return OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
+          if (!crashed) {
+            runner.onDispatch(d);
+          }
+        })
+        .compose(log -> {
+          orderLog = log;
+          return join(false);
+        }).compose(v -> {
+      orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
           : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this))
@@ -118,7 +140,7 @@ public final class NodeAgent extends VerticleBase {
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
     registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
     landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
-    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken);
+    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, refusals);
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());
@@ -234,6 +256,8 @@ public final class NodeAgent extends VerticleBase {
       return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
     }).transform(left -> lossWatch == null ? Future.succeededFuture()
             : lossWatch.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
+        .transform(closed -> orderLog == null ? Future.succeededFuture()
+            : orderLog.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
         .onComplete(done -> made.forEach(EventPublisher::close));
   }
 
@@ -302,6 +326,9 @@ public final class NodeAgent extends VerticleBase {
       }
       if (lossWatch != null) {
         lossWatch.close();
+      }
+      if (orderLog != null) {
+        orderLog.close();
       }
     });
   }

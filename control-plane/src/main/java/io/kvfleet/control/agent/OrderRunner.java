@@ -2,10 +2,10 @@ package io.kvfleet.control.agent;
 
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.protocol.Landings;
-import io.kvfleet.control.protocol.OrderReply;
 import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferFailed;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -18,12 +18,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Runs the transfer orders the coordinator sends an agent, each once however often it comes, on
- * worker threads; publishes each one's terminal event and answers the order with an {@link
- * OrderReply}. Once the agent stops, new orders fail {@code PEER_LEFT} without running.
+ * Runs the transfer orders the log says the coordinator dispatched to this incarnation ({@link
+ * OrderLog}, {@link OrderCheck}), each once however often it comes, on worker threads, and
+ * publishes each one's terminal event. Once the agent stops, new orders fail {@code PEER_LEFT}
+ * without running. An order that comes any other way, or that the check refuses, is reported and
+ * ends nothing.
  *
  * <p>Orders to one destination incarnation run one after another, in the order they came; orders
  * to different destinations run side by side, so a destination that died holds up only its own
@@ -32,12 +37,15 @@ import java.util.concurrent.TimeUnit;
  * moves a byte for a transfer the fleet may already have been told failed.
  */
 final class OrderRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(OrderRunner.class);
   private final Vertx vertx;
   private final AgentConfig config;
   private final DataPlane dataPlane;
   private final OutcomePublisher outcomes;
   private final Landings landings;
   private final Lease lease;
+  /** Orders refused, by reason code (read by the metrics' thread). */
+  private final Map<String, Long> refusals;
   /** Per destination node and epoch, the last order queued: the next one runs after it. */
   private final Map<String, Future<?>> queues = new HashMap<>();
   /** The requests the node has run, kept by the agent over its incarnations: an order runs once. */
@@ -50,8 +58,9 @@ final class OrderRunner {
   private final Set<Future<?>> running = new HashSet<>();
 
   OrderRunner(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes, Landings landings,
-      Lease lease, Set<String> ordersTaken) {
+      Lease lease, Set<String> ordersTaken, Map<String, Long> refusals) {
     this.ordersTaken = ordersTaken;
+    this.refusals = refusals;
     this.vertx = vertx;
     this.config = config;
     this.dataPlane = dataPlane;
@@ -60,7 +69,12 @@ final class OrderRunner {
     this.lease = lease;
   }
 
-  /** A set that remembers the newest 100,000 requests run (transfer id and request record), for {@link #onOrder}. */
+  /** A count of refusals by reason that the metrics' thread may read, kept by the agent over its incarnations. */
+  static Map<String, Long> refusalCounts() {
+    return new ConcurrentHashMap<>();
+  }
+
+  /** A set that remembers the newest 100,000 requests run (transfer id and request record), for {@link #onDispatch}. */
   static Set<String> remembered() {
     return Collections.newSetFromMap(new LinkedHashMap<String, Boolean>() {
       @Override
@@ -91,15 +105,42 @@ final class OrderRunner {
         .otherwiseEmpty();
   }
 
-  void onOrder(Message<Object> message) {
-    if (!(message.body() instanceof TransferOrder order)) {
-      message.fail(400, "unreadable transfer order: expected a " + TransferOrder.class.getSimpleName() + ", got "
-          + (message.body() == null ? "nothing" : message.body().getClass().getSimpleName()));
+  /**
+   * Runs the order of a dispatch read from the log, unless {@link OrderCheck} refuses it: then it
+   * is reported (a WARN, {@link #refusals}) and nothing is published for the transfer it names.
+   */
+  void onDispatch(TransferDispatched dispatch) {
+    var refused = OrderCheck.refusal(dispatch, config.nodeId(), config.epoch(), config.signing().trust());
+    if (refused.isPresent()) {
+      refuse(refused.get().reason(), refused.get().detail());
       return;
     }
+    run(TransferOrder.of(dispatch.order()));
+  }
+
+  /** An order that came over the EventBus: refused and reported, since orders come only from the log. */
+  void onBusOrder(Message<Object> message) {
+    String named = message.body() instanceof TransferOrder o ? " for " + o.request().transferId() : "";
+    refuse(ReasonCodes.ORDER_NOT_FROM_LOG, "an order" + named + " came over the EventBus; "
+        + config.nodeId() + " runs only what the log says was dispatched");
+    message.fail(403, ReasonCodes.ORDER_NOT_FROM_LOG + ": orders are taken only from the log");
+  }
+
+  /** How many orders were refused, by reason code. */
+  Map<String, Long> refusals() {
+    return Map.copyOf(refusals);
+  }
+
+  private void refuse(String reason, String detail) {
+    refusals.merge(reason, 1L, Long::sum);
+    LOG.warn("refused an order ({}): {}", reason, detail);
+  }
+
+  private void run(TransferOrder order) {
     var request = order.request();
     if (!ordersTaken.add(request.transferId() + "/" + order.requestEventId())) {
-      message.reply(OrderReply.duplicate(request.transferId()));
+      LOG.info("{} did not run the order for {} again (request record {})", config.nodeId(), request.transferId(),
+          order.requestEventId());
       return;
     }
     Refusal refused = refusal;
@@ -113,8 +154,10 @@ final class OrderRunner {
     running.add(reported);
     reported.onComplete(done -> {
       running.remove(reported);
-      message.reply(done.succeeded() ? OrderReply.ran(request.transferId(), done.result().wireType())
-          : OrderReply.unpublished(request.transferId(), String.valueOf(done.cause().getMessage())));
+      if (done.failed()) {
+        LOG.warn("{} ran {} but Kafka did not take its outcome ({}); its deadline ends it", config.nodeId(),
+            request.transferId(), done.cause().getMessage());
+      }
     });
   }
 

@@ -155,16 +155,17 @@ public final class Report {
 
   private static final String STRUCTURE = """
       - three Kafka hops on each transfer's critical path against the round trip's two: the router's
-        TransferRequested, the coordinator's TransferDispatched (acknowledged before it sends the
-        order) and the agent's terminal event; each an acks=all idempotent produce with linger.ms=1;
+        TransferRequested, the coordinator's TransferDispatched (the order itself: the agent reads it
+        from its partition once it is committed) and the agent's terminal event; each an acks=all
+        idempotent produce with linger.ms=1;
       - every record is a CloudEvents JSON document, decoded by every reader: the coordinator folds all
         three records of each transfer (its own dispatch included) and the outcome reader decodes all
         three to find the terminal one (no record header names the type, so it cannot skip any);
       - the coordinator keeps every transfer that ended within its keep-ended window (10 minutes, longer
         than this run), so its heap and the GC's work grow through the run (its 200 ms deadline sweep
         reads only an index of the transfers still in flight);
-      - a hand-off to each publisher's sending thread, to the coordinator's event loop, an EventBus
-        request and a worker thread per transfer;
+      - a hand-off to each publisher's sending thread, to the coordinator's event loop, to the agent's
+        order reader and a worker thread per transfer;
       - every transfer event is keyed by its source node, so one partition carries them all (the raw
         round trip uses the same key, so one partition too);
       - the broker, the coordinator, both agents, the router and the readers share the machine's

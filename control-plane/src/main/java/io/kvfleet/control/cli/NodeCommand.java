@@ -39,6 +39,10 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var signing = trust.signing("node " + nodeId);
+    if (!signing.verifies()) {
+      System.err.println("kvfleet: WARNING: orders are NOT authenticated (node " + nodeId + " has no --trust: it"
+          + " runs any order the log says was dispatched to it, whoever wrote it to Kafka; see docs/SECURITY.md)");
+    }
     cluster.check();
     var vertx = cluster.joinCluster();
     long epoch = AgentConfig.newEpoch();
@@ -47,7 +51,9 @@ final class NodeCommand implements Callable<Integer> {
         EventPublisher.DEFAULT_CAPACITY, signing.key());
     var dataPlane = EngineDataPlane.open(nodeId);
     var agent = new NodeAgent(config, dataPlane, events);
-    agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(io.kvfleet.control.ops.OpsMetrics.registry(), nodeId,
+    var registry = io.kvfleet.control.ops.OpsMetrics.registry();
+    io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
+    agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());

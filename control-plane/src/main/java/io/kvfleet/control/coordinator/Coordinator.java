@@ -1,10 +1,8 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
-import io.kvfleet.control.protocol.Addresses;
-import io.kvfleet.control.protocol.OrderReply;
+import io.kvfleet.control.protocol.OrderSignature;
 import io.kvfleet.control.protocol.Protocol;
-import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.FleetEvent;
@@ -20,7 +18,6 @@ import io.kvfleet.events.state.TransferView;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
@@ -71,8 +68,6 @@ public final class Coordinator extends VerticleBase {
   private final Promise<Void> caughtUp = Promise.promise();
   private final Deciding deciding;
   private final NodesView nodesView = new NodesView();
-  /** What the agents answered the orders sent to them. */
-  private final OrderReplies replies = new OrderReplies();
   /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
   private final NodesView transfersView = new NodesView();
   private Set<TopicPartition> transferPartitions = Set.of();
@@ -338,15 +333,12 @@ public final class Coordinator extends VerticleBase {
   }
 
   /**
-   * Takes up a transfer found in flight on catching up: decides a request, and sends a dispatched
-   * one's order again, since it may have been lost with the coordinator that sent it (an agent runs
-   * an order only once, however often it comes).
+   * Takes up a transfer found in flight on catching up: decides a request. A dispatched one needs
+   * nothing: its order is in the log, where its agent reads it, and no coordinator's death loses it.
    */
   private void resume(TransferView transfer) {
     if (transfer.status() == TransferStatus.REQUESTED) {
       decide(transfer.request());
-    } else {
-      deciding.reorder(state, transfer.request(), clock.instant()).ifPresent(this::sendOrder);
     }
   }
 
@@ -365,17 +357,9 @@ public final class Coordinator extends VerticleBase {
     switch (decision) {
       case Decision.Reject r -> publish(r.event(), r.partition());
       case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
-      case Decision.Dispatch d -> publish(d.event()).onSuccess(v -> sendOrder(d.order()));
+      case Decision.Dispatch d -> publish(signing.key().map(key -> OrderSignature.sign(d.event(), key))
+          .orElse(d.event()));
     }
-  }
-
-  private void sendOrder(TransferOrder order) {
-    var request = order.request();
-    vertx.eventBus()
-        .<OrderReply>request(Addresses.transfers(request.sourceNode()), order,
-            new DeliveryOptions().setSendTimeout(Math.max(1, request.deadlineMillis() - clock.millis()) + 1_000))
-        .onSuccess(reply -> replies.read(order, reply.body()))
-        .onFailure(err -> replies.unanswered(order, err));
   }
 
   private boolean owned(Decision.Action decision) {

@@ -1,7 +1,6 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.Topics;
@@ -119,11 +118,6 @@ final class Deciding {
   /** What to do about {@code request} now; empty when it is decided or ended already, or waits. */
   Optional<Decision.Action> decide(FleetState state, TransferRequested request, Instant now) {
     return decisions.decide(state, request, now);
-  }
-
-  /** The order to send again for a request found dispatched on taking it over, if it still holds. */
-  Optional<TransferOrder> reorder(FleetState state, TransferRequested request, Instant now) {
-    return decisions.reorder(state, request, now);
   }
 
   /** Decisions due at a check: waiting requests, and those whose answer Kafka refused. */

@@ -23,8 +23,15 @@ sealed interface Decision {
     }
   }
 
-  /** Run it: publish the dispatch, then send the order to the source node's agent. */
-  record Dispatch(TransferDispatched event, TransferOrder order) implements Action {}
+  /** Run it: publish the dispatch, which carries the order the source node's agent takes from the log. */
+  record Dispatch(TransferDispatched event, TransferOrder order) implements Action {
+    /** The dispatch of {@code order} by {@code coordinatorId}, to the source node's epoch the request names. */
+    static Dispatch of(String coordinatorId, TransferOrder order) {
+      var request = order.request();
+      return new Dispatch(new TransferDispatched(request.transferId(), request.sourceNode(), coordinatorId,
+          request.sourceEpoch(), order.dispatched(), "", ""), order);
+    }
+  }
 
   /**
    * The request names a node, epoch or region the state does not know yet. Node events and

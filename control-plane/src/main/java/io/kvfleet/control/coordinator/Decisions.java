@@ -1,6 +1,5 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.TransferStatus;
@@ -56,11 +55,6 @@ final class Decisions {
       }
       case Decision.Action action -> answered(state, action);
     };
-  }
-
-  /** The order to send again for a dispatched request, if it is still in flight. */
-  Optional<TransferOrder> reorder(FleetState state, TransferRequested request, Instant now) {
-    return decider.reorder(state, request, now);
   }
 
   /** The fold read the answer to {@code transferId}, or its partition went to another coordinator. */

@@ -1,7 +1,6 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.protocol.TransferOrder;
-import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.state.FleetState;
@@ -20,8 +19,7 @@ final class RequestDecision {
         var order = new TransferOrder(request, first.source(), first.destination(), first.destinationKeys(),
             state.peer(request.destinationNode()).orElseThrow().transportAddress(),
             state.transfer(request.transferId()).map(TransferView::requestEventId).orElse(""), e.parts());
-        yield new Decision.Dispatch(new TransferDispatched(request.transferId(), request.sourceNode(), coordinatorId),
-            order);
+        yield Decision.Dispatch.of(coordinatorId, order);
       }
     };
   }

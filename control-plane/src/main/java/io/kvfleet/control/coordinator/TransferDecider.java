@@ -13,7 +13,6 @@ import static io.kvfleet.events.ReasonCodes.UNKNOWN_REGION;
 import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
-import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.state.FleetState;
@@ -69,17 +68,6 @@ final class TransferDecider {
     return state.transfer(request.transferId()).map(t -> !t.request().equals(request)).orElse(false);
   }
 
-  /**
-   * The order for a transfer another coordinator dispatched, to send again after taking over its
-   * partition (the agent runs an order once however often it comes); empty when it no longer holds.
-   */
-  Optional<TransferOrder> reorder(FleetState state, TransferRequested request, Instant now) {
-    boolean dispatched = state.transfer(request.transferId())
-        .map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false);
-    return dispatched && validate(state, request, now) instanceof Decision.Dispatch d
-        ? Optional.of(d.order()) : Optional.empty();
-  }
-
   private Decision validate(FleetState state, TransferRequested request, Instant now) {
     if (request.deadlineMillis() <= now.toEpochMilli()) {
       return reject(request, DEADLINE_PASSED, "deadline " + Instant.ofEpochMilli(request.deadlineMillis())
@@ -121,8 +109,7 @@ final class TransferDecider {
     var order = new TransferOrder(request, src.spec(), dst.spec(), dst.remoteKeys(),
         destinationPeer.transportAddress(),
         state.transfer(request.transferId()).map(TransferView::requestEventId).orElse(""));
-    return new Decision.Dispatch(
-        new TransferDispatched(request.transferId(), request.sourceNode(), coordinatorId), order);
+    return Decision.Dispatch.of(coordinatorId, order);
   }
 
   private static Optional<Problem> checkRanges(TransferRequested request, RegionView src, RegionView dst) {

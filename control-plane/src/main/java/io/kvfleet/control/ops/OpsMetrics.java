@@ -10,6 +10,11 @@ import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.kvfleet.events.ReasonCodes;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
@@ -46,5 +51,21 @@ public final class OpsMetrics {
         .tag("node", nodeId).register(registry);
     return router -> router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(registry.scrape()));
+  }
+
+  /**
+   * {@code kvfleet_orders_refused_total}: the orders an agent refused, by reason code, from its live
+   * {@code refused} counts (held by the agent: the registry keeps only a weak reference).
+   */
+  public static void orderRefusals(MeterRegistry registry, String nodeId, Map<String, Long> refused) {
+    for (String reason : List.of(ReasonCodes.ORDER_NOT_FROM_LOG, ReasonCodes.ORDER_MALFORMED,
+        ReasonCodes.ORDER_WRONG_EPOCH, ReasonCodes.ORDER_UNSIGNED, ReasonCodes.ORDER_KEY_UNKNOWN,
+        ReasonCodes.ORDER_SIGNATURE_INVALID)) {
+      FunctionCounter.builder("kvfleet_orders_refused", refused, r -> r.getOrDefault(reason, 0L))
+          .tag("node", nodeId).tag("reason", reason)
+          .description("orders the agent refused (not from the log, not for this incarnation, not signed as the trust"
+              + " file requires); none ends a transfer")
+          .register(registry);
+    }
   }
 }

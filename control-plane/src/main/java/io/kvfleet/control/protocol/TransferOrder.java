@@ -2,14 +2,17 @@ package io.kvfleet.control.protocol;
 
 import static java.util.Objects.requireNonNull;
 
+import io.kvfleet.events.DispatchedOrder;
+import io.kvfleet.events.DispatchedPart;
 import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.TransferRequested;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What the coordinator sends a source node's agent over the EventBus: a validated request and what
- * the fleet state knows of both regions and of the destination node.
+ * What the coordinator orders a source node's agent to run: a validated request and what the fleet
+ * state knows of both regions and of the destination node. It travels in the log, as the {@link
+ * DispatchedOrder} of a {@code transfer.dispatched} ({@link #of}, {@link #dispatched}).
  *
  * @param destinationKeys backend name to the destination region's remote key
  * @param destinationTransport the destination node's exported transport address
@@ -41,5 +44,21 @@ public record TransferOrder(
   public TransferOrder(TransferRequested request, RegionSpec source, RegionSpec destination,
       Map<String, String> destinationKeys, String destinationTransport, String requestEventId) {
     this(request, source, destination, destinationKeys, destinationTransport, requestEventId, List.of());
+  }
+
+  /** The order a dispatch carries. */
+  public static TransferOrder of(DispatchedOrder order) {
+    return new TransferOrder(order.request(), order.source(), order.destination(), order.destinationKeys(),
+        order.destinationTransport(), order.requestEventId(), order.parts().stream()
+            .map(p -> new OrderPart(p.component(), p.buffer(), p.source(), p.destination(), p.destinationKeys(),
+                p.ranges()))
+            .toList());
+  }
+
+  /** This order as a dispatch carries it. */
+  public DispatchedOrder dispatched() {
+    return new DispatchedOrder(request, requestEventId, source, destination, destinationKeys, destinationTransport,
+        parts.stream().map(p -> new DispatchedPart(p.component(), p.buffer(), p.source(), p.destination(),
+            p.destinationKeys(), p.ranges())).toList());
   }
 }

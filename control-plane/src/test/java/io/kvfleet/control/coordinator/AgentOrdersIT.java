@@ -4,21 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvfleet.control.dataplane.InProcessDataPlane;
-import io.kvfleet.control.protocol.Addresses;
-import io.kvfleet.control.protocol.OrderReply;
-import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.kafka.Await;
+import io.kvfleet.control.protocol.Addresses;
+import io.kvfleet.control.protocol.OrderSignature;
+import io.kvfleet.control.protocol.Protocol;
+import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.KeyBinding;
+import io.kvfleet.events.trust.Role;
+import io.kvfleet.events.trust.Signing;
+import io.kvfleet.events.trust.TrustFile;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** An agent runs an order once however often it is sent, and refuses an order or a staged chunk it cannot read. */
+/**
+ * An agent takes its orders from the log: it runs a dispatch to its current epoch once however
+ * often it is read, refuses (and counts, and ends nothing for) an order that came over the
+ * EventBus, a dispatch to another epoch, and, with a trust file, an unsigned or forged one.
+ */
 class AgentOrdersIT {
   private final Fleet fleet = new Fleet();
 
@@ -28,11 +43,14 @@ class AgentOrdersIT {
   }
 
   @Test
-  void runsAnOrderSentTwiceOnlyOnce() throws Exception {
+  void runsADispatchReadTwiceOnlyOnce() throws Exception {
     startAgents();
-    var order = order("t-twice", "request-1");
-    assertThat(send(order)).isEqualTo(OrderReply.ran("t-twice", "io.kvfleet.transfer.completed"));
-    assertThat(send(order)).isEqualTo(OrderReply.duplicate("t-twice"));
+    var dispatch = dispatch("t-twice", "request-1", 1);
+    fleet.publishAs("coordinator-test", 1, dispatch);
+    fleet.publishAs("coordinator-test", 1, dispatch);
+
+    Await.until("the completion in the log", Duration.ofSeconds(30),
+        () -> !fleet.events("t-twice", e -> e instanceof TransferCompleted).isEmpty());
     Thread.sleep(500); // a second completion would be right behind the first
     assertThat(fleet.events("t-twice", e -> e instanceof TransferCompleted)).hasSize(1);
   }
@@ -40,9 +58,8 @@ class AgentOrdersIT {
   @Test
   void runsTheOrderOfALaterRequestThatReusesAForgottenTransferId() throws Exception {
     startAgents();
-
-    assertThat(send(order("t-reused", "request-1")).kind()).isEqualTo(OrderReply.Kind.RAN);
-    assertThat(send(order("t-reused", "request-2")).kind()).isEqualTo(OrderReply.Kind.RAN);
+    fleet.publishAs("coordinator-test", 1, dispatch("t-reused", "request-1", 1));
+    fleet.publishAs("coordinator-test", 1, dispatch("t-reused", "request-2", 1));
 
     Await.until("both completions in the log", Duration.ofSeconds(30),
         () -> fleet.events("t-reused", e -> e instanceof TransferCompleted).size() >= 2);
@@ -51,15 +68,68 @@ class AgentOrdersIT {
   }
 
   @Test
+  void refusesAnOrderSentOverTheEventBusAndRunsNothingForIt() throws Exception {
+    startAgents();
+    Protocol.install(fleet.vertx.eventBus());
+    var order = TransferOrder.of(dispatch("t-bus", "request-1", 1).order());
+
+    assertThatThrownBy(() -> fleet.vertx.eventBus().request(Addresses.transfers("prefill-0"), order)
+        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasMessageContaining(ReasonCodes.ORDER_NOT_FROM_LOG);
+    Thread.sleep(1_000); // its completion would have come by now
+    assertThat(fleet.events("t-bus", e -> true)).isEmpty();
+    assertThat(fleet.agent("prefill-0").refusedOrders()).containsEntry(ReasonCodes.ORDER_NOT_FROM_LOG, 1L);
+  }
+
+  @Test
+  void refusesADispatchToAnotherEpochOfTheNodeWithoutEndingIt() throws Exception {
+    startAgents();
+    fleet.publishAs("coordinator-test", 1, dispatch("t-other-epoch", "request-1", 2));
+    fleet.publishAs("coordinator-test", 1, dispatch("t-after", "request-1", 1));
+
+    Await.until("the later transfer's completion", Duration.ofSeconds(30),
+        () -> !fleet.events("t-after", e -> e instanceof TransferCompleted).isEmpty());
+    assertThat(fleet.events("t-other-epoch", e -> !(e instanceof TransferRequested || e instanceof TransferDispatched)))
+        .isEmpty();
+    assertThat(fleet.agent("prefill-0").refusedOrders()).containsEntry(ReasonCodes.ORDER_WRONG_EPOCH, 1L);
+  }
+
+  @Test
+  void withATrustFileRunsOnlyAnOrderSignedByTheCoordinatorsKey() throws Exception {
+    var coordinator = FleetKey.generate("coordinator-key");
+    var trust = TrustFile.of(new KeyBinding("coordinator-key", coordinator.publicKey(), Role.COORDINATOR,
+        java.util.Set.of("coordinator-test"), java.util.Set.of()));
+    fleet.agentSigning(new Signing(Optional.empty(), Optional.of(trust)));
+    startAgents();
+    var signed = OrderSignature.sign(dispatch("t-signed", "request-1", 1), coordinator);
+    var unsigned = dispatch("t-unsigned", "request-1", 1);
+    var strangers = OrderSignature.sign(dispatch("t-stranger", "request-1", 1), FleetKey.generate("coordinator-key"));
+    var renamed = OrderSignature.sign(dispatch("t-unknown-key", "request-1", 1), FleetKey.generate("router-key"));
+
+    for (var d : List.of(unsigned, strangers, renamed, signed)) {
+      fleet.publishAs("coordinator-test", 1, d);
+    }
+
+    Await.until("the signed order's completion", Duration.ofSeconds(30),
+        () -> !fleet.events("t-signed", e -> e instanceof TransferCompleted).isEmpty());
+    for (String refused : List.of("t-unsigned", "t-stranger", "t-unknown-key")) {
+      assertThat(fleet.events(refused, e -> !(e instanceof TransferDispatched))).as(refused).isEmpty();
+    }
+    assertThat(fleet.agent("prefill-0").refusedOrders()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        ReasonCodes.ORDER_UNSIGNED, 1L, ReasonCodes.ORDER_SIGNATURE_INVALID, 1L, ReasonCodes.ORDER_KEY_UNKNOWN, 1L));
+  }
+
+  @Test
   void refusesAStagedChunkItCannotReadWithTheReason() throws Exception {
     fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
     assertThatThrownBy(() -> fleet.vertx.eventBus().<String>request(Addresses.landings("prefill-0"), "{\"chunk\": [")
-        .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS))
+        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
         .hasMessageContaining("unreadable staged chunk");
   }
 
-  /** Starts prefill-0 and decode-0 and waits until the log has both their regions. */
+  /** Starts prefill-0 and decode-0 at epoch 1 and waits until the log has both their regions. */
   private void startAgents() throws Exception {
     fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
     fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
@@ -67,27 +137,14 @@ class AgentOrdersIT {
         && s.region("prefill-0", "kv_data-0").isPresent());
   }
 
-  /** The order for a one-page WRITE from prefill-0 to decode-0, for request record {@code requestEventId}. */
-  private TransferOrder order(String transferId, String requestEventId) {
+  /** The dispatch of a one-page WRITE from prefill-0 at {@code epoch} to decode-0, for record {@code requestEventId}. */
+  private TransferDispatched dispatch(String transferId, String requestEventId, long epoch) {
     var state = fleet.state();
-    var request = new TransferRequested(transferId, "prefill-0", 1, "kv_data-0", "decode-0", 1, "kv_data-0",
+    var request = new TransferRequested(transferId, "prefill-0", epoch, "kv_data-0", "decode-0", 1, "kv_data-0",
         TransferOp.WRITE, List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 30_000, false);
     var destination = state.region("decode-0", "kv_data-0").orElseThrow();
-    return new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
+    var order = new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
         destination.spec(), destination.remoteKeys(), "", requestEventId);
-  }
-
-  @Test
-  void refusesAnOrderItCannotReadWithTheReason() throws Exception {
-    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
-    assertThatThrownBy(() -> fleet.vertx.eventBus().request(Addresses.transfers("prefill-0"), "{\"request\": 42}")
-        .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS))
-        .isInstanceOf(ExecutionException.class)
-        .hasMessageContaining("unreadable transfer order");
-  }
-
-  private OrderReply send(TransferOrder order) throws Exception {
-    return fleet.vertx.eventBus().<OrderReply>request(Addresses.transfers("prefill-0"), order)
-        .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS).body();
+    return Decision.Dispatch.of("coordinator-test", order).event();
   }
 }

@@ -48,6 +48,7 @@ final public class Fleet implements AutoCloseable {
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private int coordinators;
   private int agentEventCapacity = EventPublisher.DEFAULT_CAPACITY;
+  private io.kvfleet.events.trust.Signing agentSigning = io.kvfleet.events.trust.Signing.off();
   private int coordinatorEventCapacity = EventPublisher.DEFAULT_CAPACITY;
 
   Fleet() {
@@ -118,7 +119,7 @@ final public class Fleet implements AutoCloseable {
     var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC(),
         agentEventCapacity));
     own(dataPlane);
-    var agent = new NodeAgent(config, dataPlane, events);
+    var agent = new NodeAgent(config.withSigning(agentSigning), dataPlane, events);
     agents.put(nodeId, agent);
     return await(vertx.deployVerticle(agent));
   }
@@ -129,6 +130,11 @@ final public class Fleet implements AutoCloseable {
   }
 
   /** Agents started from now on may keep this many events waiting for Kafka before they refuse more. */
+  /** The signing (trust file) the agents started from now on run with. */
+  void agentSigning(io.kvfleet.events.trust.Signing signing) {
+    this.agentSigning = signing;
+  }
+
   void agentEventCapacity(int capacity) {
     agentEventCapacity = capacity;
   }

@@ -152,21 +152,6 @@ class TransferDeciderTest {
     assertThat(decide(first)).isInstanceOf(Decision.AlreadyAnswered.class);
   }
 
-  @Test
-  void reissuesTheOrderOfATransferAnotherCoordinatorDispatched() {
-    var request = request("t1", 3, 4, range(0, PAGE, PAGE));
-    twoLiveNodes().given(request, new io.kvfleet.events.TransferDispatched("t1", "prefill-0", "coordinator-old"));
-    var order = decider.reorder(FleetState.fold(log), request, NOW);
-    assertThat(order).hasValueSatisfying(o -> assertThat(o.request()).isEqualTo(request));
-  }
-
-  @Test
-  void reissuesNothingForATransferThatEnded() {
-    var request = request("t1", 3, 4, range(0, PAGE, PAGE));
-    twoLiveNodes().given(request, new TransferCompleted("t1", "prefill-0", PAGE, 1_000, "ucx/tcp", ""));
-    assertThat(decider.reorder(FleetState.fold(log), request, NOW)).isEmpty();
-  }
-
   private static void assertWaits(Decision decision, String reasonIfStill) {
     assertThat(decision).isInstanceOfSatisfying(Decision.Wait.class, w -> {
       assertThat(w.ifStill().reason()).isEqualTo(reasonIfStill);

@@ -19,7 +19,12 @@ final class OlderVersions {
     }
     ObjectNode copy = object.deepCopy();
     for (String field : addedAfterVersion1(type)) {
-      copy.putIfAbsent(field, field.equals("requestId") ? copy.textNode("") : copy.arrayNode());
+      copy.putIfAbsent(field, switch (field) {
+        case "requestId", "orderKeyId", "orderSignature" -> copy.textNode("");
+        case "sourceEpoch" -> copy.numberNode(0L);
+        case "order" -> copy.nullNode();
+        default -> copy.arrayNode();
+      });
     }
     return copy;
   }
@@ -41,6 +46,7 @@ final class OlderVersions {
     return switch (type) {
       case TRANSFER_REQUESTED -> List.of("requestId", "parts", "recomputed");
       case TRANSFER_COMPLETED -> List.of("parts");
+      case TRANSFER_DISPATCHED -> List.of("sourceEpoch", "order", "orderKeyId", "orderSignature");
       default -> List.of();
     };
   }

@@ -2,6 +2,8 @@ package io.kvfleet.events.snapshot;
 
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.DispatchedOrder;
+import io.kvfleet.events.DispatchedPart;
 import io.kvfleet.events.LayoutComponent;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.ModelLayoutDeclared;
@@ -63,7 +65,8 @@ final class SnapshotClasses {
       TransferDispatched.class, TransferCompleted.class, TransferFailed.class,
       TransferTimedOut.class, OpaqueEvent.class, MemoryType.class, RegionKind.class,
       TransferOp.class, PeerStatus.class, RegionStatus.class, TransferStatus.class, Recent.Kept.class,
-      ModelLayoutDeclared.class, LayoutComponent.class, RequestPart.class, PartOutcome.class);
+      ModelLayoutDeclared.class, LayoutComponent.class, RequestPart.class, PartOutcome.class,
+      DispatchedOrder.class, DispatchedPart.class);
 
   private static final ClassValue<Shape> SHAPES =
       new ClassValue<>() {

@@ -8,6 +8,7 @@ import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.Samples;
 import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferRequested;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -69,5 +70,18 @@ class OlderVersionsTest {
 
     assertThat(decoded).isInstanceOf(Decoded.Malformed.class);
     assertThat(((Decoded.Malformed) decoded).reason()).contains("missing field 'recomputed'");
+  }
+
+  @Test
+  void readsAVersion1DispatchAsOneWithoutEpochOrderOrSignature() throws Exception {
+    var dispatch = new TransferDispatched("t-1", "prefill-0", "coordinator-0");
+    var document = (ObjectNode) MAPPER.readTree(CODEC.encode(Samples.envelope(dispatch)));
+    document.put("schemaversion", 1);
+    ((ObjectNode) document.get("data")).remove(java.util.List.of("sourceEpoch", "order", "orderKeyId", "orderSignature"));
+
+    var decoded = CODEC.decode(MAPPER.writeValueAsBytes(document));
+
+    assertThat(decoded).isInstanceOf(Decoded.Event.class);
+    assertThat(((Decoded.Event) decoded).envelope().data()).isEqualTo(dispatch);
   }
 }

@@ -1,0 +1,85 @@
+package io.kvfleet.control.agent;
+
+import io.kvfleet.events.EventType;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Where an agent takes its orders: the transfers topic's partition that holds this node's key
+ * (every request and dispatch naming it as source), read from its end when the agent starts, so
+ * before it joins and before any dispatch can name its epoch. Only the log says what was
+ * dispatched, and no other reader of the partition takes a record from it (an EventBus consumer
+ * on the agent's address would take every other message). Runs on the agent's event loop.
+ */
+final class OrderLog {
+  private final KafkaConsumer<String, Decoded> consumer;
+
+  private OrderLog(KafkaConsumer<String, Decoded> consumer) {
+    this.consumer = consumer;
+  }
+
+  /** Starts reading; {@code dispatched} gets every dispatch to {@code nodeId} that comes after. */
+  static Future<OrderLog> start(Vertx vertx, String bootstrapServers, String nodeId,
+      Consumer<TransferDispatched> dispatched) {
+    var consumer = KafkaConsumer.create(vertx, Map.of("bootstrap.servers", bootstrapServers,
+        "client.id", "kvfleet-" + nodeId + "-orders", "enable.auto.commit", "false",
+        "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(),
+        new DispatchesOnly());
+    consumer.handler(record -> {
+      if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof TransferDispatched d
+          && d.sourceNode().equals(nodeId)) {
+        dispatched.accept(d);
+      }
+    });
+    return consumer.partitionsFor(Topics.TRANSFERS)
+        .map(infos -> new TopicPartition(Topics.TRANSFERS, OwnLossWatch.partition(nodeId, infos.size())))
+        .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp)))
+            .compose(v -> consumer.position(tp))) // the start is fixed now, not at the first poll
+        .map(start -> new OrderLog(consumer));
+  }
+
+  Future<Void> close() {
+    return consumer.close();
+  }
+
+  /**
+   * Decodes only the records whose bytes name the dispatch type (the partition also holds every
+   * request and outcome of the node, which the agent does not need), so the agent does not parse
+   * three documents per transfer; the rest come back null. The check can only let too many through
+   * (the full decode and type check follow), never too few: kvfleet's codec writes the type unescaped.
+   */
+  static final class DispatchesOnly implements Deserializer<Decoded> {
+    private static final byte[] TYPE = EventType.TRANSFER_DISPATCHED.wireName().getBytes(StandardCharsets.US_ASCII);
+    private final EnvelopeDeserializer decoder = new EnvelopeDeserializer();
+
+    @Override
+    public Decoded deserialize(String topic, byte[] data) {
+      return data != null && contains(data, TYPE) ? decoder.deserialize(topic, data) : null;
+    }
+
+    static boolean contains(byte[] data, byte[] part) {
+      outer:
+      for (int i = 0; i + part.length <= data.length; i++) {
+        for (int j = 0; j < part.length; j++) {
+          if (data[i + j] != part[j]) {
+            continue outer;
+          }
+        }
+        return true;
+      }
+      return false;
+    }
+  }
+}
