@@ -189,9 +189,10 @@ final class Registrar {
         return Optional.of(Diagnosis.of(RegistrationFailure.DEVICE_UNAVAILABLE,
             request.regionId() + ": " + device.get()));
       }
-      return ProcMaps.problemWith(address, request.length())
+      Optional<Diagnosis> unmapped = ProcMaps.problemWith(address, request.length())
           .map(problem -> Diagnosis.of(RegistrationFailure.INVALID_ADDRESS,
               request.regionId() + ": " + problem));
+      return unmapped.isPresent() ? unmapped : notAgentMemory(request, address);
     }
     for (Backend backend : backends.values()) {
       if (backend.validates(request.memoryType())) {
@@ -202,6 +203,22 @@ final class Registrar {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * An address range must lie in memory the engine allocated (or admitted) for registration: the
+   * agent's heap, code, stacks and libraries are mapped and writable, and a peer writing into them
+   * would crash the agent. A shared-memory object is the engine's own mapping, so it is checked.
+   */
+  private Optional<Diagnosis> notAgentMemory(RegionRequest request, long address) {
+    if (!(request.location() instanceof RegionLocation.Address)
+        || engine.allocatedForRegistration(address, request.length())) {
+      return Optional.empty();
+    }
+    return Optional.of(Diagnosis.of(RegistrationFailure.NOT_AGENT_MEMORY, request.regionId() + ": "
+        + Hex.range(address, request.length()) + " is mapped in the agent's process but is not in a"
+        + " buffer the engine allocated for registration (the agent's heap, code, stacks or"
+        + " libraries are never registered)"));
   }
 
   /**
