@@ -122,6 +122,11 @@ final class Registrar {
     }
     RegisterResult result = backends.get(name).register(request, memory.address());
     return switch (result) {
+      // A backend that cannot grant this memory (host, for memory UCX allocated) does not take
+      // part, as an unavailable one does not: the region is registered if another backend took it.
+      case RegisterResult.Refused refused
+          when refused.diagnosis().reason() == RegistrationFailure.NOT_GRANTABLE ->
+          new Skipped(name, request, refused.diagnosis(), capability);
       case RegisterResult.Refused refused ->
           new Failed(name, request, refused.diagnosis(), capability);
       case RegisterResult.Accepted accepted -> {

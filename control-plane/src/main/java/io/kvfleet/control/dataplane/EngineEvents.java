@@ -41,7 +41,7 @@ public final class EngineEvents {
   /**
    * One event per backend outcome, in the engine's order. A null or empty entry is one skip. When
    * some backend took the region, refusals by backends that never handle its memory type and
-   * skips by unavailable backends are left out, and so are refusals of memory a backend cannot grant (host, for memory UCX allocated) (the join event's capabilities already say so);
+   * skips by unavailable backends are left out (the join event's capabilities already say so);
    * when none took it, the operator needs every reason, so every outcome is published, unless
    * backends refused it as a duplicate: then only those refusals are.
    */
@@ -62,8 +62,7 @@ public final class EngineEvents {
         case RegistrationOutcome.Registered r ->
             events.add(new RegionRegistered(nodeId, epoch, region, r.backend(), r.remoteKey().toBase64()));
         case RegistrationOutcome.Failed f -> {
-          if (!(result.registered() && (f.reason() == RegistrationFailure.MEMORY_TYPE_UNSUPPORTED
-              || f.reason() == RegistrationFailure.NOT_GRANTABLE))) {
+          if (!(result.registered() && f.reason() == RegistrationFailure.MEMORY_TYPE_UNSUPPORTED)) {
             events.add(failed(nodeId, epoch, region, f.backend(), f.diagnosis(), f.capability()));
           }
         }

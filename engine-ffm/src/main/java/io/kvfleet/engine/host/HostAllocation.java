@@ -10,12 +10,12 @@ import io.kvfleet.engine.spi.BackendAllocation;
 import java.nio.file.Path;
 
 /**
- * Host memory in a POSIX shared-memory object of its own ({@code /dev/shm/kvfleet-alloc-<hex>},
+ * Host memory in a POSIX shared-memory object of its own ({@code /dev/shm/kvfleet-alloc-<token><hex>},
  * mode 0600, its pages reserved up front), mapped shared: a region in it can be granted to peers
  * by a hard link to the object. Closing unmaps it and unlinks the object.
  */
 final class HostAllocation implements BackendAllocation {
-  private static final String PREFIX = "kvfleet-alloc-";
+  static final String PREFIX = "kvfleet-alloc-";
   private final String name;
   private final long address;
   private final long length;
@@ -28,8 +28,8 @@ final class HostAllocation implements BackendAllocation {
   }
 
   /** Creates, sizes and maps a new object; throws {@code allocationFailed} with the diagnosis. */
-  static HostAllocation create(String label, long length) {
-    String name = PREFIX + Grants.newName(Grants.newToken()).substring(Grants.PREFIX.length());
+  static HostAllocation create(String label, long length, long token) {
+    String name = PREFIX + Grants.newName(token).substring(Grants.PREFIX.length());
     Libc.Result fd = Libc.shmOpen("/" + name, Libc.O_RDWR | Libc.O_CREAT | Libc.O_EXCL, 0600);
     if (fd.failed()) {
       throw failed(label, length, "shm_open(/" + name + ")", fd.errno());

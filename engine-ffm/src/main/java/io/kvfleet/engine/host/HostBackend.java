@@ -30,6 +30,11 @@ final class HostBackend implements Backend {
 
   private final long token = Grants.newToken();
   private final HostIdentity self = HostIdentity.self(token);
+
+  HostBackend() {
+    Owners.sweep();
+    Owners.claim(token);
+  }
   private final Set<HostAllocation> allocations = ConcurrentHashMap.newKeySet();
   private final Capability capability = new Capability(NAME, true, "", List.of(MemoryType.DRAM),
       List.of("shm"), false,
@@ -48,7 +53,7 @@ final class HostBackend implements Backend {
 
   @Override
   public Optional<BackendAllocation> allocate(String name, long length) {
-    HostAllocation allocation = HostAllocation.create(name, length);
+    HostAllocation allocation = HostAllocation.create(name, length, token);
     allocations.add(allocation);
     return Optional.of(new BackendAllocation() {
       @Override
@@ -123,9 +128,14 @@ final class HostBackend implements Backend {
           + ") is on another host (this boot id " + self.bootId()
           + "); the host backend moves bytes within one host, use ucx", 0, "");
     }
-    return new HostPeer(remote.token());
+    Owners.Owner owner = Owners.of(remote.token()).orElseThrow(() -> EngineException.connectFailed(
+        NAME, "no live kvfleet worker on this host holds token "
+            + java.util.HexFormat.of().toHexDigits(remote.token()) + " (no owner file in /dev/shm)", 0, ""));
+    return new HostPeer(remote.token(), owner.pid());
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    Owners.release(token);
+  }
 }

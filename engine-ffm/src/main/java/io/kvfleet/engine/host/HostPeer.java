@@ -5,6 +5,8 @@ import io.kvfleet.engine.EngineException;
 import io.kvfleet.engine.RemoteKey;
 import io.kvfleet.engine.TransferFailure;
 import io.kvfleet.engine.TransferResult;
+import io.kvfleet.engine.internal.FileCalls;
+import io.kvfleet.engine.internal.Libc;
 import io.kvfleet.engine.spi.BackendPeer;
 import io.kvfleet.engine.spi.BackendRemote;
 import io.kvfleet.engine.spi.BackendTransfer;
@@ -25,9 +27,12 @@ final class HostPeer implements BackendPeer {
   static final String PATH = "host/shm";
 
   private final long token;
+  /** The peer's process as its owner file says (never a record): to tell when it is gone. */
+  private final int pid;
 
-  HostPeer(long token) {
+  HostPeer(long token, int pid) {
     this.token = token;
+    this.pid = pid;
   }
 
   @Override
@@ -81,6 +86,10 @@ final class HostPeer implements BackendPeer {
 
   /** Null when every op moved, else the failure; nothing moves unless every grant is there. */
   private TransferResult run(Direction direction, TransferOps ops) {
+    if (!FileCalls.exists(pid)) {
+      return new TransferResult.Failed(TransferFailure.PEER_LOST, "the peer's process " + pid
+          + " is gone", Libc.ESRCH, Libc.strerror(Libc.ESRCH), 0, PATH);
+    }
     HostRemote previous = null;
     for (int i = 0; i < ops.size(); i++) {
       HostRemote remote = (HostRemote) ops.remote(i);

@@ -50,6 +50,8 @@ public final class FileCalls {
       FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), WITH_ERRNO);
   private static final MethodHandle FALLOCATE = LINKER.downcallHandle(find("posix_fallocate"),
       FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
+  private static final MethodHandle KILL = LINKER.downcallHandle(find("kill"),
+      FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
   private static final MethodHandle GETEUID = LINKER.downcallHandle(find("geteuid"),
       FunctionDescriptor.of(JAVA_INT));
 
@@ -87,6 +89,18 @@ public final class FileCalls {
   public static int fallocate(int fd, long length) {
     try {
       return (int) FALLOCATE.invokeExact(fd, 0L, length);
+    } catch (Throwable t) {
+      throw Calls.rethrow(t);
+    }
+  }
+
+  /**
+   * {@code kill(pid, 0)} of a process of this user: whether it still exists (no errno captured, so
+   * nothing is allocated: it runs once per batch).
+   */
+  public static boolean exists(int pid) {
+    try {
+      return (int) KILL.invokeExact(pid, 0) == 0;
     } catch (Throwable t) {
       throw Calls.rethrow(t);
     }
