@@ -23,17 +23,27 @@ final class Owners {
 
   private static final String PREFIX = "kvfleet-owner-";
 
-  /** A live owner: its pid and the start time {@code /proc/<pid>/stat} gives it. */
-  record Owner(int pid, long started) {
+  /**
+   * An owner: its pid, the start time {@code /proc/<pid>/stat} gives it, and its PID namespace (a
+   * pid means something only there, so only a backend of that namespace judges it).
+   */
+  record Owner(int pid, long started, String namespace) {
     boolean alive() {
-      return startTime(pid).map(s -> s == started).orElse(false);
+      return namespace.equals(NAMESPACE) && startTime(pid).map(s -> s == started).orElse(false);
+    }
+
+    /** Whether this process can tell that the owner is gone. */
+    boolean judgeable() {
+      return namespace.equals(NAMESPACE);
     }
   }
+
+  private static final String NAMESPACE = namespace();
 
   /** Writes this process's owner file for {@code token}. */
   static void claim(long token) {
     int pid = Libc.getpid();
-    String line = pid + " " + startTime(pid).orElse(0L) + "\n";
+    String line = pid + " " + startTime(pid).orElse(0L) + " " + NAMESPACE + "\n";
     try {
       Files.writeString(file(token), line, StandardCharsets.US_ASCII,
           java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
@@ -60,8 +70,9 @@ final class Owners {
   static void sweep() {
     try (DirectoryStream<Path> owners = Files.newDirectoryStream(Grants.DIRECTORY, PREFIX + "*")) {
       for (Path owner : owners) {
-        if (read(owner).map(Owner::alive).orElse(true)) {
-          continue;
+        Optional<Owner> found = read(owner);
+        if (found.isEmpty() || !found.get().judgeable() || found.get().alive()) {
+          continue; // unreadable (being written), of another PID namespace, or alive
         }
         String token = owner.getFileName().toString().substring(PREFIX.length());
         deleteAll(Grants.PREFIX + token + "*");
@@ -92,9 +103,18 @@ final class Owners {
         return Optional.empty(); // only a file of this user says who owns this user's grants
       }
       String[] words = Files.readString(file, StandardCharsets.US_ASCII).trim().split(" ");
-      return Optional.of(new Owner(Integer.parseInt(words[0]), Long.parseLong(words[1])));
+      return Optional.of(new Owner(Integer.parseInt(words[0]), Long.parseLong(words[1]), words[2]));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
+    }
+  }
+
+  /** This process's PID namespace, e.g. {@code pid:[4026531836]}. */
+  private static String namespace() {
+    try {
+      return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+    } catch (IOException | UnsupportedOperationException e) {
+      return "unknown";
     }
   }
 
