@@ -27,6 +27,7 @@ public final class Engine implements AutoCloseable {
   private final RegionRegistry registry = new RegionRegistry();
   private final Registrar registrar;
   private final Set<HostMemory> allocations = ConcurrentHashMap.newKeySet();
+  private final Set<Admission> admitted = ConcurrentHashMap.newKeySet();
   private final Set<Peer> peers = ConcurrentHashMap.newKeySet();
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean closed;
@@ -99,6 +100,37 @@ public final class Engine implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Admits host memory another allocator made for registration (e.g. pinned host buffers from the
+   * device runtime) so it may be registered by address; everything else registered by address
+   * must lie in memory this engine allocated, or it is refused {@link
+   * RegistrationFailure#NOT_AGENT_MEMORY}.
+   */
+  public Admission admit(String name, long address, long length) {
+    requireNonNull(name, "name must not be null");
+    if (length <= 0 || address == 0) {
+      throw new IllegalArgumentException("nothing to admit: " + name + " at " + address + " length " + length);
+    }
+    Admission admission = new Admission(this, name, address, length);
+    admitted.add(admission);
+    return admission;
+  }
+
+  void withdraw(Admission admission) {
+    admitted.remove(admission);
+  }
+
+  /** Whether {@code [address, address + length)} is memory this engine allocated or admitted. */
+  boolean allocatedForRegistration(long address, long length) {
+    return allocations.stream().anyMatch(m -> !m.isClosed() && covers(m, address, length))
+        || admitted.stream().anyMatch(a -> a.covers(address, length));
+  }
+
+  private static boolean covers(HostMemory memory, long address, long length) {
+    return address >= memory.address() && length <= memory.length()
+        && address - memory.address() <= memory.length() - length;
   }
 
   /** Registers one region with every available backend; one outcome per backend, never throws for an expected failure. */

@@ -30,7 +30,7 @@ public final class Peer implements AutoCloseable {
     return remoteAddress.backend();
   }
 
-  /** How bytes travel, e.g. {@code ucx/sysv+posix+cma}, {@code ucx/tcp}, {@code host/process_vm}. */
+  /** How bytes travel, e.g. {@code ucx/sysv+posix+cma}, {@code ucx/tcp}, {@code host/shm}. */
   public String path() {
     return delegate.path();
   }

@@ -122,6 +122,11 @@ final class Registrar {
     }
     RegisterResult result = backends.get(name).register(request, memory.address());
     return switch (result) {
+      // A backend that cannot grant this memory (host, for memory UCX allocated) does not take
+      // part, as an unavailable one does not: the region is registered if another backend took it.
+      case RegisterResult.Refused refused
+          when refused.diagnosis().reason() == RegistrationFailure.NOT_GRANTABLE ->
+          new Skipped(name, request, refused.diagnosis(), capability);
       case RegisterResult.Refused refused ->
           new Failed(name, request, refused.diagnosis(), capability);
       case RegisterResult.Accepted accepted -> {
@@ -189,9 +194,10 @@ final class Registrar {
         return Optional.of(Diagnosis.of(RegistrationFailure.DEVICE_UNAVAILABLE,
             request.regionId() + ": " + device.get()));
       }
-      return ProcMaps.problemWith(address, request.length())
+      Optional<Diagnosis> unmapped = ProcMaps.problemWith(address, request.length())
           .map(problem -> Diagnosis.of(RegistrationFailure.INVALID_ADDRESS,
               request.regionId() + ": " + problem));
+      return unmapped.isPresent() ? unmapped : notAgentMemory(request, address);
     }
     for (Backend backend : backends.values()) {
       if (backend.validates(request.memoryType())) {
@@ -202,6 +208,22 @@ final class Registrar {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * An address range must lie in memory the engine allocated (or admitted) for registration: the
+   * agent's heap, code, stacks and libraries are mapped and writable, and a peer writing into them
+   * would crash the agent. A shared-memory object is the engine's own mapping, so it is checked.
+   */
+  private Optional<Diagnosis> notAgentMemory(RegionRequest request, long address) {
+    if (!(request.location() instanceof RegionLocation.Address)
+        || engine.allocatedForRegistration(address, request.length())) {
+      return Optional.empty();
+    }
+    return Optional.of(Diagnosis.of(RegistrationFailure.NOT_AGENT_MEMORY, request.regionId() + ": "
+        + Hex.range(address, request.length()) + " is mapped in the agent's process but is not in a"
+        + " buffer the engine allocated for registration (the agent's heap, code, stacks or"
+        + " libraries are never registered)"));
   }
 
   /**

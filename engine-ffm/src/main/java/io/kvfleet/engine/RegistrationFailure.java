@@ -17,6 +17,18 @@ public enum RegistrationFailure {
   INVALID_ADDRESS(
       "pass the address and length of a live, writable mapping in the registering process (check"
           + " the pointer, the shared-memory name and the length)"),
+  /**
+   * The range is mapped but is not memory the engine allocated for registration (or a {@code shm:}
+   * object or device handle it mapped itself): the agent's own heap, code, stacks or libraries.
+   */
+  NOT_AGENT_MEMORY(
+      "register buffers the node agent allocated for the purpose, or hand the memory over as a"
+          + " shm:/<name> object or a device handle; an address elsewhere in the agent's process is"
+          + " never registered"),
+  /** The backend can only register memory it can grant to peers (host: its own allocations, shm:). */
+  NOT_GRANTABLE(
+      "allocate the buffer from the engine with the host backend, or hand it over as a shm:/<name>"
+          + " object; another backend may have registered it already"),
   /** A null address (or an empty shared-memory name or device handle): nothing to register. */
   NULL_ADDRESS("give the entry its buffer's address or handle, or drop it; a null entry is recorded as skipped"),
   /** A zero length: nothing to register. */

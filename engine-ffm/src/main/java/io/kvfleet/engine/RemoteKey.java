@@ -11,7 +11,7 @@ import java.util.Base64;
 /**
  * Everything a peer needs to reach one registered region: the backend, the region's address and
  * length in the owner's address space, and the backend's packed key (a UCX rkey, or the host
- * backend's pid and range).
+ * backend's grant name and range).
  */
 public record RemoteKey(String backend, long address, long length, byte[] packed) {
   private static final int MAGIC = 0x4b56524b; // "KVRK"

@@ -6,6 +6,11 @@ public enum TransferFailure {
   OUT_OF_BOUNDS,
   /** A region in the batch is deregistered, closed, or belongs to another engine or peer. */
   UNKNOWN_REGION,
+  /**
+   * No grant of the peer covers the remote region: the key names no grant, a grant of another
+   * peer, a file that is not the peer's, or a grant its owner revoked (deregistered) or shrank.
+   */
+  NO_GRANT,
   /** The transport reported an error (native code and message attached). */
   TRANSPORT_ERROR,
   /** The batch did not complete before its deadline; the peer should be treated as broken. */

@@ -14,7 +14,7 @@ public sealed interface TransferResult {
    * @param bytes bytes moved
    * @param ops ops in the batch
    * @param nanos from post to completion
-   * @param path how the bytes went, e.g. {@code ucx/tcp} or {@code host/process_vm}
+   * @param path how the bytes went, e.g. {@code ucx/tcp} or {@code host/shm}
    */
   record Completed(long bytes, int ops, long nanos, String path) implements TransferResult {
     public Completed {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.kvfleet.engine.RegistrationOutcome.Failed;
 import io.kvfleet.engine.RegistrationOutcome.Skipped;
 import io.kvfleet.engine.internal.Libc;
+import io.kvfleet.engine.internal.ProcMaps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -193,15 +194,23 @@ abstract class BackendContract {
   }
 
   @Test
-  void registersMemoryItDidNotAllocate() {
+  void refusesMappedMemoryTheEngineDidNotAllocateForRegistration() {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment external = arena.allocate(REGION, 4096);
-      RegistrationResult result = source.register(
-          RegionRequest.dram("external", external.address(), REGION));
-      Registration registration = result.registration(backend()).orElseThrow();
-      assertThat(registration.remoteKey().packed()).isNotEmpty();
-      source.deregister(registration);
+      Failed failed = failure(RegionRequest.dram("external", external.address(), REGION));
+      assertThat(failed.reason()).isEqualTo(RegistrationFailure.NOT_AGENT_MEMORY);
+      assertThat(failed.detail()).contains("not in a buffer the engine allocated for registration");
     }
+  }
+
+  @Test
+  void refusesTheJavaHeapOfTheEngine() {
+    long heap = ProcMaps.read().stream()
+        .filter(m -> m.perms().startsWith("rw") && m.end() - m.start() >= REGION
+            && m.name().isEmpty())
+        .mapToLong(ProcMaps.Mapping::start).findFirst().orElseThrow();
+    Failed failed = failure(RegionRequest.dram("heap", heap, PAGE));
+    assertThat(failed.reason()).isEqualTo(RegistrationFailure.NOT_AGENT_MEMORY);
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.kvfleet.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,8 +51,8 @@ class ConcurrentTransfersTest {
       long base) {
     int ok = 0;
     TransferBatch batch = new TransferBatch();
-    try (Arena own = Arena.ofConfined()) {
-      MemorySegment scratch = own.allocate(16 * PAGE, PAGE);
+    try (HostMemory own = source.allocate("scratch", 16 * PAGE)) {
+      MemorySegment scratch = own.segment();
       for (int round = 0; round < 500; round++) {
         batch.clear();
         for (int page = 0; page < 64; page++) {

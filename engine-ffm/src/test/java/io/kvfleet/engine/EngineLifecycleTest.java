@@ -51,7 +51,7 @@ class EngineLifecycleTest {
   @Test
   void refusesAHostAddressFromAnotherHost() {
     try (Engine engine = Engine.open(EngineConfig.defaults().withBackends("host"))) {
-      byte[] elsewhere = java.nio.ByteBuffer.allocate(4 + 2 + 5).putInt(1).putShort((short) 5)
+      byte[] elsewhere = java.nio.ByteBuffer.allocate(8 + 2 + 5).putLong(1).putShort((short) 5)
           .put("other".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).array();
       assertThatThrownBy(() -> engine.connect(new WorkerAddress("host", elsewhere)))
           .isInstanceOf(EngineException.class).hasMessageContaining("is on another host")

@@ -28,9 +28,8 @@ public final class ResourceChurn {
   public static void main(String[] args) throws Throwable {
     EngineConfig config = EngineConfig.defaults().withBackends(args[0].split(","));
     try (Engine source = Engine.open(config.withName("churn-source"));
-        Engine target = Engine.open(config.withName("churn-target"));
-        Arena arena = Arena.ofConfined()) {
-      MemorySegment external = arena.allocate(16 * 1024 * PAGE, PAGE);
+        Engine target = Engine.open(config.withName("churn-target"))) {
+      MemorySegment external = source.allocate("external", 16 * 1024 * PAGE).segment();
       HostMemory local = source.allocate("local", 16 * PAGE);
       HostMemory remoteMemory = target.allocate("remote", 16 * PAGE);
       String backend = source.backends().getFirst();

@@ -11,6 +11,10 @@ public final class ReasonCodes {
   public static final String MEMORY_TYPE_UNSUPPORTED = "MEMORY_TYPE_UNSUPPORTED";
   public static final String NO_MEMORY_DOMAIN = "NO_MEMORY_DOMAIN";
   public static final String INVALID_ADDRESS = "INVALID_ADDRESS";
+  /** Mapped in the agent's process, but not a buffer its engine allocated for registration (its heap, code, stacks). */
+  public static final String NOT_AGENT_MEMORY = "NOT_AGENT_MEMORY";
+  /** A backend that registers only memory it can grant to peers (host: its shared-memory allocations, shm: objects). */
+  public static final String NOT_GRANTABLE = "NOT_GRANTABLE";
   /** A skipped entry with a null address (or an empty shared-memory name or device handle). */
   public static final String NULL_ADDRESS = "NULL_ADDRESS";
   /** A skipped entry with a zero length. */
@@ -37,6 +41,8 @@ public final class ReasonCodes {
   /** A peer the transfer needed shut down cleanly while it was in flight. */
   public static final String PEER_LEFT = "PEER_LEFT";
   public static final String TRANSPORT_ERROR = "TRANSPORT_ERROR";
+  /** No grant of the destination's agent covers the remote region (forged, revoked or shrunk): nothing was moved through it. */
+  public static final String NO_GRANT = "NO_GRANT";
   /**
    * The source's agent did not run the transfer: it could not prove its lease was current (no
    * heartbeat acknowledged by Kafka within it), so the fleet may already have declared it lost.

@@ -129,7 +129,7 @@ final class EntryOutcomes {
   private static int generality(Diagnosis refusal) {
     return switch (refusal.reason()) {
       case ReasonCodes.BACKEND_UNAVAILABLE -> 1;
-      case ReasonCodes.MEMORY_TYPE_UNSUPPORTED -> 2;
+      case ReasonCodes.MEMORY_TYPE_UNSUPPORTED, ReasonCodes.NOT_GRANTABLE -> 2;
       default -> 0;
     };
   }

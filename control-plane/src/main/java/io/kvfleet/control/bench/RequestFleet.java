@@ -58,18 +58,19 @@ final class RequestFleet implements AutoCloseable {
       var agent = new NodeAgent(config, dataPlane, own(new EventPublisher(kafka.bootstrapServers(), node, epoch, clock,
           1 << 16)));
       await(vertx.deployVerticle(agent));
-      await(agent.declare(model(node.equals(PREFILL) ? (byte) 0x42 : 0)));
+      await(agent.declare(model(dataPlane, node.equals(PREFILL) ? (byte) 0x42 : 0)));
     }
     router = own(new EventPublisher(kafka.bootstrapServers(), "router-bench", 1, clock, 1 << 16));
   }
 
-  private ServedModel model(byte fill) {
+  /** The model's buffers come from the node's engine: the agent registers no other addresses. */
+  private ServedModel model(EngineDataPlane dataPlane, byte fill) {
     List<ServedComponent> components = new ArrayList<>();
     for (Cut c : cuts) {
       List<Long> addresses = new ArrayList<>();
       List<Long> lengths = new ArrayList<>();
       for (int b = 0; b < c.buffers(); b++) {
-        MemorySegment buffer = arena.allocate(c.item() * c.slots(), 4096);
+        MemorySegment buffer = dataPlane.allocate(c.name() + "-" + b, c.item() * c.slots());
         buffer.fill(fill);
         addresses.add(buffer.address());
         lengths.add(buffer.byteSize());

@@ -69,6 +69,11 @@ public final class Child implements AutoCloseable {
     }
   }
 
+  /** The process id. */
+  public long pid() {
+    return process.pid();
+  }
+
   @Override
   public String toString() {
     return name;

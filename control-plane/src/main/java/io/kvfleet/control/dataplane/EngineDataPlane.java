@@ -75,6 +75,15 @@ public final class EngineDataPlane implements DataPlane {
     this.staged = new StagedPath(engine, staging, sending, landing);
   }
 
+  /**
+   * Host memory from this node's engine, to register by address: the only addresses in the agent's
+   * process an engine registers (its heap, code and stacks are refused {@code NOT_AGENT_MEMORY}).
+   * Freed when the data plane closes; touching it after that throws instead of faulting.
+   */
+  public MemorySegment allocate(String name, long length) {
+    return engine.allocate(name, length).segment();
+  }
+
   @Override
   public String transportAddress() {
     return String.join(",", engine.addresses().stream().map(WorkerAddress::toBase64).toList());

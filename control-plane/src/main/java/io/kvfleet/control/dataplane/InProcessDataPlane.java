@@ -33,6 +33,12 @@ public final class InProcessDataPlane implements DataPlane {
       "same-JVM memory copies only; no cross-process or cross-host transport");
 
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
+  /**
+   * The ranges every jvm data plane of this process registered: a transfer copies only between
+   * those, so a record naming any other address (forged, or stale) moves nothing.
+   */
+  private static final java.util.Map<List<Long>, Integer> RANGES = new ConcurrentHashMap<>();
+  private final Set<List<Long>> mine = ConcurrentHashMap.newKeySet();
 
   @Override
   public String transportAddress() {
@@ -62,6 +68,10 @@ public final class InProcessDataPlane implements DataPlane {
       return List.of(failed(nodeId, epoch, region, ReasonCodes.DUPLICATE_REGISTRATION,
           "deregister " + region.regionId() + " first or use another region id"));
     }
+    var range = List.of(region.address(), region.length());
+    if (mine.add(range)) {
+      RANGES.merge(range, 1, Integer::sum); // counted: two planes (an agent and its restart) may hold one range
+    }
     return List.of(new RegionRegistered(nodeId, epoch, region, BACKEND, ""));
   }
 
@@ -74,10 +84,19 @@ public final class InProcessDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order) {
+    var request = order.request();
+    var regions = order.parts().isEmpty() ? List.of(order.source(), order.destination())
+        : order.parts().stream().flatMap(p -> java.util.stream.Stream.of(p.source(), p.destination())).toList();
+    for (RegionSpec region : regions) {
+      if (!RANGES.containsKey(List.of(region.address(), region.length()))) {
+        return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.UNKNOWN_REGION, 0,
+            region.regionId() + " at " + region.address() + "+" + region.length()
+                + " is no range a jvm data plane of this process registered; nothing was copied");
+      }
+    }
     if (!order.parts().isEmpty()) {
       return InProcessParts.run(order, InProcessDataPlane::segment, BACKEND + "/memcpy");
     }
-    var request = order.request();
     var local = segment(order.source());
     var remote = segment(order.destination());
     var crc = new CRC32C();
@@ -104,6 +123,8 @@ public final class InProcessDataPlane implements DataPlane {
 
   @Override
   public void close() {
+    mine.forEach(range -> RANGES.computeIfPresent(range, (r, n) -> n == 1 ? null : n - 1));
+    mine.clear();
     registered.clear();
   }
 

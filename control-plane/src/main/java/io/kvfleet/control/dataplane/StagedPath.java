@@ -5,6 +5,7 @@ import io.kvfleet.control.protocol.StagedChunk;
 import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.control.protocol.Landings.Refused;
 import io.kvfleet.engine.Capability;
+import io.kvfleet.engine.Admission;
 import io.kvfleet.engine.Engine;
 import io.kvfleet.engine.Peer;
 import io.kvfleet.engine.RegionRequest;
@@ -69,7 +70,7 @@ final class StagedPath implements AutoCloseable {
   private record Staged(RegionSpec spec, long address) {}
 
   /** A buffer and its ucx registration. */
-  private record Buffers(Staging.Buffer memory, Registration registration) {}
+  private record Buffers(Staging.Buffer memory, Admission admission, Registration registration) {}
 
   StagedPath(Engine engine, Staging staging, Links sending, Links landing) {
     this.engine = engine;
@@ -264,13 +265,15 @@ final class StagedPath implements AutoCloseable {
 
   private Buffers buffers(String name) {
     Staging.Buffer memory = staging.allocate(CHUNK);
+    Admission admission = engine.admit(name, memory.address(), memory.length());
     try {
       var result = engine.register(RegionRequest.dram(name, memory.address(), memory.length()));
       String ucx = carrier.orElseThrow(() -> new IllegalStateException(unavailable().orElse("no carrier")));
       Registration registration = result.registration(ucx).orElseThrow(() -> new IllegalStateException(
           ucx + " did not register the " + name + " buffer: " + result.failures()));
-      return new Buffers(memory, registration);
+      return new Buffers(memory, admission, registration);
     } catch (RuntimeException e) {
+      admission.close();
       memory.close();
       throw e;
     }
@@ -286,6 +289,7 @@ final class StagedPath implements AutoCloseable {
     for (Buffers b : new Buffers[] {bounce, landingBuffer}) {
       if (b != null) {
         engine.deregister(b.registration());
+        b.admission().close();
         b.memory().close();
       }
     }

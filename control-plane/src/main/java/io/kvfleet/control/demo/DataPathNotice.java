@@ -47,7 +47,7 @@ public final class DataPathNotice {
         + " (the same engine on the same host)");
     if (!crossHost) {
       boolean turnedOff = missing.stream().anyMatch(m -> m.detail().startsWith("turned off"));
-      lines.add(PREFIX + "without UCX, bytes move only between processes of one host (process_vm_writev), never"
+      lines.add(PREFIX + "without UCX, bytes move only between processes of one host (through shared-memory grants of registered regions), never"
           + " across hosts, and the staged VRAM path has no wire to run on");
       lines.add(PREFIX + (turnedOff
           ? "UCX is off on purpose (KVFLEET_UCX=off); unset it to use UCX"

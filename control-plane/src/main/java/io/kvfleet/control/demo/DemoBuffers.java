@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * The buffers a demo inference worker hands its node agent, shaped as sglang hands them: a paged
@@ -28,15 +29,21 @@ final class DemoBuffers implements AutoCloseable {
   static final long STATE_ITEM = 8 * 1024;
 
   private final Arena arena = Arena.ofShared();
+  private final LongFunction<MemorySegment> allocator;
   private final MemorySegment kv;
   private final List<Component> components = new ArrayList<>();
   /** GPU memory for the state tensors where a usable GPU is (looked for only for a hybrid model). */
   private Optional<DeviceBuffers> device = Optional.empty();
 
-  DemoBuffers(byte fill, boolean hybrid) {
-    kv = arena.allocate(PAGE * PAGES, 4096);
+  /**
+   * Buffers from {@code allocator}: the node's engine, the only memory an agent registers by
+   * address (they live as long as it does).
+   */
+  DemoBuffers(byte fill, boolean hybrid, LongFunction<MemorySegment> allocator) {
+    this.allocator = allocator;
+    kv = allocator.apply(PAGE * PAGES);
     kv.fill(fill);
-    var aux = arena.allocate(64 * 1024, 4096);
+    var aux = allocator.apply(64 * 1024);
     components.add(new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1,
         List.of(kv.address()), List.of(kv.byteSize()), List.of(PAGE)));
     components.add(new Component("aux_data", RegionKind.AUX, MemoryType.DRAM, -1,

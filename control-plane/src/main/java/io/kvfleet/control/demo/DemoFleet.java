@@ -2,7 +2,6 @@ package io.kvfleet.control.demo;
 
 import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.AgentConfig;
-import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
@@ -46,6 +45,7 @@ public final class DemoFleet implements AutoCloseable {
   private final List<AutoCloseable> owned = new ArrayList<>();
   private final List<String> agentDeployments = new ArrayList<>();
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
+  private final java.util.Map<String, EngineDataPlane> planes = new java.util.HashMap<>();
   private long workloadTimer = -1;
   private EventPublisher router;
   private DemoKeys keys;
@@ -103,16 +103,13 @@ public final class DemoFleet implements AutoCloseable {
     if (ops != null) {
       dashboardUrl = ops.dashboardUrl(await(ops.port()));
     }
-    // Owned before the agents' data planes, so the memory outlives them.
-    var prefillModel = own(new HybridModel((byte) 0x3c, true));
-    var convOnlyModel = own(new HybridModel((byte) 0, false));
-    var wholeModel = own(new HybridModel((byte) 0, true));
-    startAgent(PREFILL, new DemoBuffers((byte) 0x5a, true), clock);
-    startAgent(DECODE, new DemoBuffers((byte) 0, false), clock);
-    startAgent(DECODE_WHOLE, null, clock);
-    serve(PREFILL, prefillModel);
-    serve(DECODE, convOnlyModel);
-    serve(DECODE_WHOLE, wholeModel);
+    // Every buffer comes from its node's engine: an agent registers no other address of its process.
+    startAgent(PREFILL, plane -> new DemoBuffers((byte) 0x5a, true, allocator(plane, "kv")), clock);
+    startAgent(DECODE, plane -> new DemoBuffers((byte) 0, false, allocator(plane, "kv")), clock);
+    startAgent(DECODE_WHOLE, plane -> null, clock);
+    serve(PREFILL, new HybridModel((byte) 0x3c, true, allocator(planes.get(PREFILL), "model")));
+    serve(DECODE, new HybridModel((byte) 0, false, allocator(planes.get(DECODE), "model")));
+    serve(DECODE_WHOLE, new HybridModel((byte) 0, true, allocator(planes.get(DECODE_WHOLE), "model")));
     router = publisher(ROUTER, AgentConfig.newEpoch(), clock);
     // The router follows the agents' current epochs, as a real one would from the node topic.
     LongSupplier prefill = () -> agents.get(PREFILL).epoch();
@@ -133,14 +130,24 @@ public final class DemoFleet implements AutoCloseable {
     await(agents.get(nodeId).declare(model.served()));
   }
 
-  private long startAgent(String nodeId, DemoBuffers buffers, Clock clock) throws Exception {
+  /** Buffers of {@code plane}'s engine, named {@code prefix-<n>}. */
+  private static java.util.function.LongFunction<java.lang.foreign.MemorySegment> allocator(
+      EngineDataPlane plane, String prefix) {
+    var count = new java.util.concurrent.atomic.AtomicInteger();
+    return length -> plane.allocate(prefix + "-" + count.getAndIncrement(), length);
+  }
+
+  private long startAgent(String nodeId, java.util.function.Function<EngineDataPlane, DemoBuffers> buffersOf,
+      Clock clock) throws Exception {
+    var dataPlane = own(EngineDataPlane.open(nodeId));
+    planes.put(nodeId, dataPlane);
+    DemoBuffers buffers = buffersOf.apply(dataPlane);
     if (buffers != null) {
       own(buffers);
     }
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, "127.0.0.1", buffers == null ? List.of() : buffers.components(),
         RegistrationPolicy.FALLBACK_STAGED, Duration.ofSeconds(1)).withSigning(signing(nodeId));
-    DataPlane dataPlane = own(EngineDataPlane.open(nodeId));
     var events = publisher(nodeId, epoch, clock);
     var agent = new NodeAgent(config, dataPlane, events);
     agents.put(nodeId, agent);

@@ -5,7 +5,8 @@ import io.kvfleet.control.agent.ServedComponent;
 import io.kvfleet.control.agent.ServedModel;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
-import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.function.LongFunction;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +16,7 @@ import java.util.List;
  * registers on any machine). A node may serve it without the SSM state: the vLLM regression that
  * registered the conv state only.
  */
-final class HybridModel implements AutoCloseable {
+final class HybridModel {
   static final String MODEL = "demo-hybrid";
   static final int KV_LAYERS = 8;
   static final int PAGES = 64;
@@ -26,10 +27,12 @@ final class HybridModel implements AutoCloseable {
   static final long SSM_ITEM = 16 * 1024;
   static final long AUX_ITEM = 512;
 
-  private final Arena arena = Arena.ofShared();
+  private final LongFunction<MemorySegment> allocator;
   private final ServedModel model;
 
-  HybridModel(byte fill, boolean withSsm) {
+  /** A model whose buffers {@code allocator} makes (the serving node's engine: they live as long as it). */
+  HybridModel(byte fill, boolean withSsm, LongFunction<MemorySegment> allocator) {
+    this.allocator = allocator;
     List<ServedComponent> components = new ArrayList<>();
     components.add(component("kv", RegionKind.KV, KV_LAYERS, PAGES, PAGE, fill, "bfloat16", 16,
         java.util.stream.IntStream.range(0, KV_LAYERS).map(i -> 2 * i + 1).boxed().toList()));
@@ -48,7 +51,7 @@ final class HybridModel implements AutoCloseable {
     List<Long> lengths = new ArrayList<>();
     List<Long> items = new ArrayList<>();
     for (int b = 0; b < buffers; b++) {
-      var buffer = arena.allocate(slots * item, 4096);
+      var buffer = allocator.apply(slots * item);
       buffer.fill(fill);
       addresses.add(buffer.address());
       lengths.add(buffer.byteSize());
@@ -62,8 +65,4 @@ final class HybridModel implements AutoCloseable {
     return model;
   }
 
-  @Override
-  public void close() {
-    arena.close();
-  }
 }

@@ -26,6 +26,6 @@ class FleetProcessesWithoutUcxIT extends FleetProcessesContract {
     assertThat(ucx).as("the ucx capability in " + capabilities).isNotNull();
     assertThat(ucx.path("available").asBoolean()).isFalse();
     assertThat(ucx.path("detail").asText()).startsWith("turned off (KVFLEET_UCX=off)");
-    assertThat(path).as("data path").isEqualTo("host/process_vm");
+    assertThat(path).as("data path").isEqualTo("host/shm");
   }
 }

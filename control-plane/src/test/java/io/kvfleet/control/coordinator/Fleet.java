@@ -3,6 +3,7 @@ package io.kvfleet.control.coordinator;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.agent.Component;
 import io.kvfleet.control.dataplane.DataPlane;
+import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.kafka.Await;
@@ -105,7 +106,8 @@ final public class Fleet implements AutoCloseable {
   /** Starts an agent as above, with its local HTTP API on a free loopback port when {@code httpPort} is 0. */
   String startAgent(String nodeId, long epoch, DataPlane dataPlane, Duration heartbeat, int httpPort)
       throws Exception {
-    var kv = arena.allocate(REGION, 4096);
+    // an agent on the native engine registers only its engine's memory by address
+    var kv = dataPlane instanceof EngineDataPlane engine ? engine.allocate("kv", REGION) : arena.allocate(REGION, 4096);
     var component = new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1,
         List.of(kv.address()), List.of(REGION), List.of(4096L));
     return startAgent(nodeId, epoch, dataPlane, heartbeat, httpPort, List.of(component),

@@ -9,6 +9,8 @@ import java.util.function.Predicate;
 /** The test fleet for tests outside this package. */
 public final class FleetAccess implements AutoCloseable {
   private final Fleet fleet = new Fleet();
+  /** The last agent started on the native engine: {@link #allocate} takes its memory. */
+  private io.kvfleet.control.dataplane.EngineDataPlane engine;
 
   /** Starts an agent on the jvm data plane with its HTTP API; answers the API's port. */
   public int agentWithApi(String nodeId) throws Exception {
@@ -18,13 +20,18 @@ public final class FleetAccess implements AutoCloseable {
 
   /** Starts an agent on the native engine (every backend this machine has) with its HTTP API; answers the port. */
   public int agentOnEngineWithApi(String nodeId) throws Exception {
-    fleet.startAgent(nodeId, 1, io.kvfleet.control.dataplane.EngineDataPlane.open(nodeId), Duration.ofSeconds(1), 0);
+    engine = io.kvfleet.control.dataplane.EngineDataPlane.open(nodeId);
+    fleet.startAgent(nodeId, 1, engine, Duration.ofSeconds(1), 0);
     return fleet.agent(nodeId).httpPort();
   }
 
-  /** Host memory that stays valid until close; answers its address. */
+  /**
+   * Host memory that stays valid until close; answers its address. On an agent on the native engine
+   * it is that engine's memory (the only addresses it registers), else the test's own.
+   */
   public long allocate(long bytes) {
-    return fleet.memory.allocate(bytes, 4096).address();
+    return engine != null ? engine.allocate("test-" + bytes, bytes).address()
+        : fleet.memory.allocate(bytes, 4096).address();
   }
 
   public void awaitEvents(String what, Predicate<FleetEvent> match) throws InterruptedException {

@@ -147,7 +147,7 @@ class RequestTransferIT {
     for (Cut c : cuts) {
       List<MemorySegment> segments = new ArrayList<>();
       for (int b = 0; b < c.buffers(); b++) {
-        var segment = arena.allocate(c.item() * c.slots(), 4096);
+        var segment = dataPlane.allocate(c.name() + "-" + b, c.item() * c.slots());
         for (long i = 0; fill != 0 && i < segment.byteSize(); i++) {
           segment.set(ValueLayout.JAVA_BYTE, i, (byte) (fill + i * 31 + b * 7 + c.name().hashCode()));
         }

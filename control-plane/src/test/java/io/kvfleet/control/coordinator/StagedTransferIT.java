@@ -121,21 +121,22 @@ class StagedTransferIT {
   }
 
   private void startNode(String node, Duration heartbeat) throws Exception {
-    var kv = filled(node + "/kv_data-0", KV, node.hashCode());
-    var s0 = filled(node + "/state_data-0", TENSOR, node.hashCode() + 1);
-    var s1 = filled(node + "/state_data-1", TENSOR, node.hashCode() + 2);
+    var dataPlane = new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(node)), new HostStaging());
+    var kv = filled(dataPlane, node + "/kv_data-0", KV, node.hashCode());
+    var s0 = filled(dataPlane, node + "/state_data-0", TENSOR, node.hashCode() + 1);
+    var s1 = filled(dataPlane, node + "/state_data-1", TENSOR, node.hashCode() + 2);
     var kvData = new Component("kv_data", RegionKind.KV, MemoryType.DRAM, -1, List.of(kv.address()), List.of(KV),
         List.of(4096L));
     var stateData = new Component("state_data", RegionKind.STATE, MemoryType.VRAM, 0,
         List.of(s0.address(), s1.address()), List.of(TENSOR, TENSOR), List.of(4096L, 4096L));
-    var dataPlane = new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(node)), new HostStaging());
     assumeTrue(dataPlane.capabilities().stream().anyMatch(c -> c.backend().equals("ucx") && c.available()),
         "SKIPPED: UCX is not loaded on this machine; the staged path sends through it");
     fleet.startAgent(node, 1, dataPlane, heartbeat, -1, List.of(kvData, stateData), RegistrationPolicy.FALLBACK_STAGED);
   }
 
-  private MemorySegment filled(String name, long length, long seed) {
-    var segment = arena.allocate(length, 4096);
+  /** Memory of the node's engine: the agent registers no other address of its process. */
+  private MemorySegment filled(EngineDataPlane dataPlane, String name, long length, long seed) {
+    var segment = dataPlane.allocate(name, length);
     for (long i = 0; i < length; i += 8) {
       segment.set(ValueLayout.JAVA_LONG, i, (i + seed) * 0x9E3779B97F4A7C15L);
     }

@@ -46,9 +46,9 @@ class EngineDataPlaneTest {
 
   @Test
   void refusesARegionIdAlreadyRegisteredAndReleasesTheFirstOnDeregistering() {
-    try (var arena = Arena.ofConfined()) {
-      var first = arena.allocate(1 << 16, 4096);
-      var second = arena.allocate(1 << 16, 4096);
+    {
+      var first = plane.allocate("first", 1 << 16);
+      var second = plane.allocate("second", 1 << 16);
 
       List<FleetEvent> registered = plane.register("p-0", 1, kv(first), "");
       List<FleetEvent> again = plane.register("p-0", 1, kv(second), "");

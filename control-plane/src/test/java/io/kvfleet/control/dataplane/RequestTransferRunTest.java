@@ -34,9 +34,9 @@ class RequestTransferRunTest {
 
   @Test
   void failsTheWholeRequestNamingThePartNoBackendHoldsAndMovesNothing() {
-    var source = arena.allocate(8192, 4096);
+    var source = plane.allocate("source", 8192);
     source.fill((byte) 7);
-    var destination = arena.allocate(8192, 4096);
+    var destination = plane.allocate("destination", 8192);
     var kv = spec("kv-0", source.address());
     var registered = plane.register("p-0", 1, kv, "").stream()
         .filter(RegionRegistered.class::isInstance).map(RegionRegistered.class::cast).toList();

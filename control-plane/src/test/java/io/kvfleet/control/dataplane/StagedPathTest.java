@@ -57,8 +57,8 @@ class StagedPathTest {
     decode = new EngineDataPlane(Engine.open(EngineConfig.defaults().withName("decode-0")), new HostStaging());
     assumeTrue(prefill.capabilities().stream().anyMatch(c -> c.backend().equals("ucx") && c.available()),
         "SKIPPED: UCX is not loaded on this machine; the staged path sends through it");
-    source = arena.allocate(LENGTH, 4096);
-    destination = arena.allocate(LENGTH, 4096);
+    source = prefill.allocate("source", LENGTH);
+    destination = decode.allocate("destination", LENGTH);
     for (long i = 0; i < LENGTH; i += 8) {
       source.set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L + 7);
     }

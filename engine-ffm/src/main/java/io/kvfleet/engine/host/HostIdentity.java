@@ -1,7 +1,6 @@
 package io.kvfleet.engine.host;
 
 import io.kvfleet.engine.EngineException;
-import io.kvfleet.engine.internal.Libc;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -10,28 +9,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Who a host-backend worker is: its process id and the kernel's boot id, which tells whether two
- * workers share a host (and so can reach each other with process_vm_writev).
+ * Who a host-backend worker is: the random token its grants are named with, and the kernel's boot
+ * id, which tells whether two workers share a host (and so the same {@code /dev/shm}). No pid: a
+ * worker reaches a peer's memory through the peer's grants, never through its process.
  */
-record HostIdentity(int pid, String bootId) {
+record HostIdentity(long token, String bootId) {
 
-  static HostIdentity self() {
-    return new HostIdentity(Libc.getpid(), readBootId());
+  static HostIdentity self(long token) {
+    return new HostIdentity(token, readBootId());
   }
 
   byte[] encode() {
     byte[] boot = bootId.getBytes(StandardCharsets.US_ASCII);
-    return ByteBuffer.allocate(4 + 2 + boot.length).putInt(pid).putShort((short) boot.length)
+    return ByteBuffer.allocate(8 + 2 + boot.length).putLong(token).putShort((short) boot.length)
         .put(boot).array();
   }
 
   static HostIdentity decode(byte[] bytes) {
     try {
       ByteBuffer in = ByteBuffer.wrap(bytes);
-      int pid = in.getInt();
+      long token = in.getLong();
       byte[] boot = new byte[in.getShort()];
       in.get(boot);
-      return new HostIdentity(pid, new String(boot, StandardCharsets.US_ASCII));
+      return new HostIdentity(token, new String(boot, StandardCharsets.US_ASCII));
     } catch (BufferUnderflowException | NegativeArraySizeException e) {
       throw EngineException.malformed("host worker address", bytes.length + " bytes");
     }

@@ -5,29 +5,33 @@ import io.kvfleet.engine.EngineException;
 import io.kvfleet.engine.RemoteKey;
 import io.kvfleet.engine.TransferFailure;
 import io.kvfleet.engine.TransferResult;
-import io.kvfleet.engine.internal.Hex;
+import io.kvfleet.engine.internal.FileCalls;
 import io.kvfleet.engine.internal.Libc;
 import io.kvfleet.engine.spi.BackendPeer;
 import io.kvfleet.engine.spi.BackendRemote;
 import io.kvfleet.engine.spi.BackendTransfer;
 import io.kvfleet.engine.spi.TransferOps;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Optional;
 
 /**
- * A process on this host. Batches run synchronously in {@link #post}, up to {@value #IOV_MAX} ops
- * per {@code process_vm_writev}/{@code readv} call; the kernel checks both address ranges, so a
- * stale remote range is an EFAULT, not a crash.
+ * A worker on this host, reached only through the grants it made: {@link #attach} maps a key's
+ * grant (or records why it cannot), and a batch copies between local memory and mapped grants
+ * with {@link MemorySegment#copy}, after checking that every grant it touches is still there.
+ * Batches run synchronously in {@link #post}, one at a time per peer, so a mapping is never
+ * dropped under a copy. A grant its owner truncates under a copy faults; the JVM turns that fault
+ * into an {@link InternalError} for the copying thread, which fails the batch, not the process.
  */
+@SuppressWarnings("restricted") // FFM by design: local registrations are native memory
 final class HostPeer implements BackendPeer {
-  static final int IOV_MAX = 1024;
-  private static final String PATH = "host/process_vm";
+  static final String PATH = "host/shm";
 
+  private final long token;
+  /** The peer's process as its owner file says (never a record): to tell when it is gone. */
   private final int pid;
 
-  HostPeer(int pid) {
+  HostPeer(long token, int pid) {
+    this.token = token;
     this.pid = pid;
   }
 
@@ -37,17 +41,34 @@ final class HostPeer implements BackendPeer {
   }
 
   @Override
-  public BackendRemote attach(RemoteKey key) {
-    HostKey decoded = HostKey.decode(key.packed());
-    if (decoded.pid() != pid) {
-      throw EngineException.foreign(key.toString(), "made by pid " + decoded.pid()
-          + ", this peer is pid " + pid);
+  public synchronized BackendRemote attach(RemoteKey key) {
+    HostKey decoded;
+    try {
+      decoded = HostKey.decode(key.packed());
+    } catch (EngineException e) {
+      return HostRemote.refused(this, key.address(), e.getMessage());
     }
-    return new HostRemote(decoded);
+    if (!Grants.madeBy(decoded.grant(), token)) {
+      return HostRemote.refused(this, key.address(), "\"" + decoded.grant()
+          + "\" is not a grant of this peer (its grants are kvfleet-grant-"
+          + java.util.HexFormat.of().toHexDigits(token) + "...)");
+    }
+    if (key.length() > decoded.length()) {
+      return HostRemote.refused(this, key.address(), "the key claims " + key.length()
+          + " bytes, its grant covers " + decoded.length());
+    }
+    return switch (GrantMapping.open(decoded.grant(), decoded.offset(), decoded.length())) {
+      case GrantMapping.Refused refused -> HostRemote.refused(this, key.address(), refused.detail());
+      case GrantMapping.Mapped mapped -> HostRemote.granted(this, key.address(), mapped.mapping());
+    };
+  }
+
+  synchronized void release(HostRemote remote) {
+    remote.drop("released");
   }
 
   @Override
-  public BackendTransfer post(Direction direction, TransferOps ops) {
+  public synchronized BackendTransfer post(Direction direction, TransferOps ops) {
     long start = System.nanoTime();
     TransferResult result = run(direction, ops);
     TransferResult ended = result != null ? result
@@ -63,69 +84,49 @@ final class HostPeer implements BackendPeer {
     };
   }
 
-  /** Null when every op moved, else the failure. */
+  /** Null when every op moved, else the failure; nothing moves unless every grant is there. */
   private TransferResult run(Direction direction, TransferOps ops) {
-    try (var arena = Arena.ofConfined()) {
-      int capacity = Math.min(IOV_MAX, ops.size());
-      MemorySegment local = arena.allocate(Libc.IOVEC, capacity);
-      MemorySegment remote = arena.allocate(Libc.IOVEC, capacity);
-      int next = 0;
-      while (next < ops.size()) {
-        int count = Math.min(IOV_MAX, ops.size() - next);
-        long expected = fill(ops, next, count, local, remote);
-        Libc.Result moved = direction == Direction.WRITE
-            ? Libc.processVmWritev(pid, local, count, remote, count)
-            : Libc.processVmReadv(pid, local, count, remote, count);
-        if (moved.failed()) {
-          return failure(direction, ops, next, moved.errno());
-        }
-        int done = completeOps(ops, next, count, moved.value());
-        if (done == 0) {
-          return failure(direction, ops, next, Libc.EFAULT);
-        }
-        next += done;
-        if (moved.value() == expected) {
-          continue;
-        }
+    if (!FileCalls.exists(pid)) {
+      return new TransferResult.Failed(TransferFailure.PEER_LOST, "the peer's process " + pid
+          + " is gone", Libc.ESRCH, Libc.strerror(Libc.ESRCH), 0, PATH);
+    }
+    HostRemote previous = null;
+    for (int i = 0; i < ops.size(); i++) {
+      HostRemote remote = (HostRemote) ops.remote(i);
+      if (remote == previous) {
+        continue;
       }
-      return null;
+      String refusal = remote.refusal();
+      if (refusal != null) {
+        return TransferResult.Failed.of(TransferFailure.NO_GRANT, "op " + i + ": no grant covers"
+            + " the remote region: " + refusal, i, PATH);
+      }
+      previous = remote;
     }
-  }
-
-  private static long fill(TransferOps ops, int first, int count, MemorySegment local,
-      MemorySegment remote) {
-    long expected = 0;
-    for (int i = 0; i < count; i++) {
-      int op = first + i;
-      local.setAtIndex(ValueLayout.JAVA_LONG, 2L * i, ops.localAddress(op));
-      local.setAtIndex(ValueLayout.JAVA_LONG, 2L * i + 1, ops.length(op));
-      remote.setAtIndex(ValueLayout.JAVA_LONG, 2L * i, ops.remoteAddress(op));
-      remote.setAtIndex(ValueLayout.JAVA_LONG, 2L * i + 1, ops.length(op));
-      expected += ops.length(op);
+    for (int i = 0; i < ops.size(); i++) {
+      HostRemote remote = (HostRemote) ops.remote(i);
+      long at = ops.remoteAddress(i) - remote.keyAddress;
+      MemorySegment granted = remote.mapping().segment();
+      if (at < 0 || at > granted.byteSize() - ops.length(i)) {
+        return TransferResult.Failed.of(TransferFailure.OUT_OF_BOUNDS, "op " + i + ": offset " + at
+            + " length " + ops.length(i) + " is outside the grant's " + granted.byteSize() + " bytes",
+            i, PATH);
+      }
+      MemorySegment local = MemorySegment.ofAddress(ops.localAddress(i)).reinterpret(ops.length(i));
+      try {
+        if (direction == Direction.WRITE) {
+          MemorySegment.copy(local, 0, granted, at, ops.length(i));
+        } else {
+          MemorySegment.copy(granted, at, local, 0, ops.length(i));
+        }
+      } catch (InternalError fault) { // SIGBUS: the grant's file shrank under the copy
+        String grant = remote.mapping().name();
+        remote.drop("grant " + grant + " faulted under a copy (truncated by its owner?)");
+        return TransferResult.Failed.of(TransferFailure.NO_GRANT, "op " + i + ": grant " + grant
+            + " faulted under the copy (" + fault.getMessage() + "); its owner truncated it", i, PATH);
+      }
     }
-    return expected;
-  }
-
-  /** How many whole ops {@code bytes} covers (the kernel never splits an iovec element). */
-  private static int completeOps(TransferOps ops, int first, int count, long bytes) {
-    int done = 0;
-    long left = bytes;
-    while (done < count && left >= ops.length(first + done)) {
-      left -= ops.length(first + done);
-      done++;
-    }
-    return done;
-  }
-
-  private TransferResult failure(Direction direction, TransferOps ops, int op, int errno) {
-    String call = direction == Direction.WRITE ? "process_vm_writev" : "process_vm_readv";
-    TransferFailure reason = errno == Libc.ESRCH ? TransferFailure.PEER_LOST
-        : TransferFailure.TRANSPORT_ERROR;
-    return new TransferResult.Failed(reason,
-        "op " + op + ": " + call + " to pid " + pid + " of " + ops.length(op) + " bytes between local "
-            + Hex.address(ops.localAddress(op)) + " and remote " + Hex.address(ops.remoteAddress(op))
-            + " failed" + (errno == Libc.ESRCH ? " (the peer process is gone)" : ""),
-        errno, Libc.strerror(errno), op, PATH);
+    return null;
   }
 
   @Override

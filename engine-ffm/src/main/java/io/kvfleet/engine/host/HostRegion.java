@@ -2,8 +2,8 @@ package io.kvfleet.engine.host;
 
 import io.kvfleet.engine.spi.BackendRegion;
 
-/** A host-backend registration: nothing native to hold, only the key a peer needs. */
-record HostRegion(long address, long length, byte[] key) implements BackendRegion {
+/** A host-backend registration: the grant peers reach it through; closing revokes the grant. */
+record HostRegion(long address, long length, String grant, byte[] key) implements BackendRegion {
 
   @Override
   public byte[] packedKey() {
@@ -11,5 +11,7 @@ record HostRegion(long address, long length, byte[] key) implements BackendRegio
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    Grants.revoke(grant);
+  }
 }

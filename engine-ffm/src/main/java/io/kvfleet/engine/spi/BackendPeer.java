@@ -6,7 +6,7 @@ import io.kvfleet.engine.RemoteKey;
 /** A connection to one remote worker; transfers go through it. */
 public interface BackendPeer extends AutoCloseable {
 
-  /** How bytes travel, e.g. {@code ucx/sysv+posix+cma}, {@code ucx/tcp}, {@code host/process_vm}. */
+  /** How bytes travel, e.g. {@code ucx/sysv+posix+cma}, {@code ucx/tcp}, {@code host/shm}. */
   String path();
 
   /** Imports a peer's region; throws {@link io.kvfleet.engine.EngineException} when the key is bad. */

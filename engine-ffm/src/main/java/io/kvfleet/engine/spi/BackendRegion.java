@@ -7,7 +7,7 @@ public interface BackendRegion extends AutoCloseable {
 
   long length();
 
-  /** The backend's packed remote key (a UCX rkey buffer, the host backend's pid and range). */
+  /** The backend's packed remote key (a UCX rkey buffer, the host backend's grant name and range). */
   byte[] packedKey();
 
   /** Deregisters; idempotent. */

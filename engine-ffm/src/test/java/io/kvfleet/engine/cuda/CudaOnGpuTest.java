@@ -144,7 +144,7 @@ class CudaOnGpuTest {
             StagedWrite.intoDevice(landing.address(), targetMemory.address()));
         TransferResult result = write.write(sourceMemory.address(), 0, REGION);
         assertThat(result).isInstanceOfSatisfying(TransferResult.Completed.class, completed -> {
-          assertThat(completed.path()).isEqualTo("cuda/staged+host/process_vm");
+          assertThat(completed.path()).isEqualTo("cuda/staged+host/shm");
           assertThat(completed.ops()).isEqualTo(16);
         });
       }

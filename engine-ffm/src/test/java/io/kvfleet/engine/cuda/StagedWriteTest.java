@@ -79,7 +79,7 @@ class StagedWriteTest {
     assertThat(result).isInstanceOfSatisfying(TransferResult.Completed.class, completed -> {
       assertThat(completed.bytes()).isEqualTo(TOTAL);
       assertThat(completed.ops()).isEqualTo(3);
-      assertThat(completed.path()).isEqualTo("cuda/staged+host/process_vm");
+      assertThat(completed.path()).isEqualTo("cuda/staged+host/shm");
     });
     assertThat(landed).containsExactly(CHUNK, 2 * CHUNK, 3 * CHUNK);
     assertThat(destination.asSlice(CHUNK, TOTAL).mismatch(device)).isEqualTo(-1);
@@ -100,7 +100,7 @@ class StagedWriteTest {
       assertThat(failed.nativeCode()).isEqualTo(35);
       assertThat(failed.nativeMessage()).startsWith("cudaErrorInsufficientDriver");
       assertThat(failed.opIndex()).isZero();
-      assertThat(failed.path()).isEqualTo("cuda/staged+host/process_vm");
+      assertThat(failed.path()).isEqualTo("cuda/staged+host/shm");
       assertThat(failed.detail()).contains("chunk 0", "staging", "bounce buffer");
     });
     assertThat(landings).hasValue(0);
