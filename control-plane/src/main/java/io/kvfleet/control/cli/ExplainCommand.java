@@ -29,6 +29,8 @@ final class ExplainCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   SourceOptions from;
 
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
+
   @Option(names = "--until", description = "Explain as of a time, a record (kvfleet.nodes-1@42) or a record count")
   String until;
 
@@ -37,6 +39,9 @@ final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (from.bootstrapServers != null) {
+      kafkaConfig.apply(from.bootstrapServers);
+    }
     try {
       var target = ExplainTarget.of(kind, id);
       var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))

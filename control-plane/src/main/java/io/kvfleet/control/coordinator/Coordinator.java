@@ -1,6 +1,7 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.protocol.Addresses;
 import io.kvfleet.control.protocol.OrderReply;
 import io.kvfleet.control.protocol.Protocol;
@@ -124,7 +125,7 @@ public final class Coordinator extends VerticleBase {
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
-    consumer = KafkaConsumer.create(vertx, LogReader.config(bootstrapServers, publisher.producerId()),
+    consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, LogReader.config(bootstrapServers, publisher.producerId()),
         new StringDeserializer(), new EnvelopeDeserializer());
     vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
         message -> message.reply(Json.write(status())));

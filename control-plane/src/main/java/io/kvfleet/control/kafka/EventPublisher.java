@@ -48,7 +48,7 @@ public final class EventPublisher implements AutoCloseable {
   }
 
   public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity) {
-    this.producer = new KafkaProducer<>(producerConfig(bootstrapServers, producerId),
+    this.producer = KafkaClients.producer(bootstrapServers, producerConfig(bootstrapServers, producerId),
         new StringSerializer(), new EnvelopeSerializer());
     this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
         Thread.ofPlatform().name("kvfleet-publish-" + producerId).daemon().factory());
