@@ -67,7 +67,9 @@ public final class KvfleetException extends RuntimeException {
           + why + " (this client's user lacks the ACL its role needs: see docs/SECURITY.md)", cause);
     }
     return new KvfleetException(Kind.KAFKA_UNREACHABLE,
-        "Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why, cause);
+        "Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why
+            + (silent ? " (is it up? a TLS listener does not answer a PLAINTEXT client: give --kafka-config)" : ""),
+        cause);
   }
 
   /** Too many events are waiting for Kafka: refuse new work rather than drop anything. */
