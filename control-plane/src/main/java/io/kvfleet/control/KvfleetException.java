@@ -11,6 +11,8 @@ public final class KvfleetException extends RuntimeException {
     KAFKA_START_FAILED,
     /** Kafka did not answer, or refused. */
     KAFKA_UNREACHABLE,
+    /** Kafka refused this client's credentials (SASL, TLS) or its ACLs deny what it asked. */
+    KAFKA_REFUSED,
     /** The event buffer is full: nothing was taken, nothing dropped; try again once Kafka is back. */
     BUFFER_FULL,
     /** A benchmark could not set up, run or stop. */
@@ -56,8 +58,18 @@ public final class KvfleetException extends RuntimeException {
     boolean silent = root instanceof java.util.concurrent.TimeoutException
         || root instanceof org.apache.kafka.common.errors.TimeoutException;
     String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    if (root instanceof org.apache.kafka.common.errors.AuthenticationException) {
+      return new KvfleetException(Kind.KAFKA_REFUSED, "Kafka at " + bootstrapServers + " refused this client's"
+          + " credentials: " + why + " (check security.protocol, sasl.* and ssl.* in --kafka-config)", cause);
+    }
+    if (root instanceof org.apache.kafka.common.errors.AuthorizationException) {
+      return new KvfleetException(Kind.KAFKA_REFUSED, "Kafka at " + bootstrapServers + " denied it by its ACLs: "
+          + why + " (this client's user lacks the ACL its role needs: see docs/SECURITY.md)", cause);
+    }
     return new KvfleetException(Kind.KAFKA_UNREACHABLE,
-        "Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why, cause);
+        "Kafka at " + bootstrapServers + (silent ? " did not answer: " : " refused: ") + why
+            + (silent ? " (is it up? a TLS listener does not answer a PLAINTEXT client: give --kafka-config)" : ""),
+        cause);
   }
 
   /** Too many events are waiting for Kafka: refuse new work rather than drop anything. */

@@ -72,7 +72,7 @@ final class AgentApi {
       return 400;
     }
     return switch (known.kind()) {
-      case BUFFER_FULL, KAFKA_UNREACHABLE, KAFKA_START_FAILED, REJOINING -> 503;
+      case BUFFER_FULL, KAFKA_UNREACHABLE, KAFKA_REFUSED, KAFKA_START_FAILED, REJOINING -> 503;
       case NOT_FOUND -> 404;
       case BAD_INPUT, BENCH_FAILED -> 400;
     };

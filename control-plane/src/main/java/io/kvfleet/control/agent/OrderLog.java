@@ -1,5 +1,6 @@
 package io.kvfleet.control.agent;
 
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.TransferDispatched;
@@ -33,7 +34,7 @@ final class OrderLog {
   /** Starts reading; {@code dispatched} gets every dispatch to {@code nodeId} that comes after. */
   static Future<OrderLog> start(Vertx vertx, String bootstrapServers, String nodeId,
       Consumer<TransferDispatched> dispatched) {
-    var consumer = KafkaConsumer.create(vertx, Map.of("bootstrap.servers", bootstrapServers,
+    var consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, Map.of("bootstrap.servers", bootstrapServers,
         "client.id", "kvfleet-" + nodeId + "-orders", "enable.auto.commit", "false",
         "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(),
         new DispatchesOnly());

@@ -1,5 +1,6 @@
 package io.kvfleet.control.agent;
 
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
@@ -38,7 +39,7 @@ final class OwnLossWatch {
    */
   static Future<OwnLossWatch> start(Vertx vertx, String bootstrapServers, String nodeId, Verifier verifier,
       Consumer<Long> lost) {
-    var consumer = KafkaConsumer.create(vertx, Map.of("bootstrap.servers", bootstrapServers,
+    var consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, Map.of("bootstrap.servers", bootstrapServers,
         "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
         "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer());
     var watch = new OwnLossWatch(consumer, nodeId);

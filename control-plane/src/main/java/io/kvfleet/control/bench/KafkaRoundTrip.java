@@ -2,6 +2,7 @@ package io.kvfleet.control.bench;
 
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.EnvelopeSerializer;
 import java.nio.ByteBuffer;
@@ -93,7 +94,7 @@ final class KafkaRoundTrip implements Target {
   }
 
   private static KafkaProducer<String, byte[]> producer(String bootstrapServers, String clientId) {
-    return new KafkaProducer<>(EventPublisher.producerConfig(bootstrapServers, clientId),
+    return KafkaClients.producer(bootstrapServers, EventPublisher.producerConfig(bootstrapServers, clientId),
         new StringSerializer(), new ByteArraySerializer());
   }
 

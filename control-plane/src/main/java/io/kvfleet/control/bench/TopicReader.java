@@ -1,6 +1,7 @@
 package io.kvfleet.control.bench;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ final class TopicReader<V> implements AutoCloseable {
 
   private TopicReader(String bootstrapServers, String clientId, String topic, Deserializer<V> values,
       Consumer<ConsumerRecord<String, V>> handler) {
-    consumer = new KafkaConsumer<>(Map.of(
+    consumer = KafkaClients.consumer(bootstrapServers, Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.CLIENT_ID_CONFIG, clientId,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),

@@ -3,6 +3,7 @@ package io.kvfleet.control.chaos;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.cluster.FreePorts;
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.kafka.KraftQuorum;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -145,7 +146,7 @@ final class ChaosFleet implements AutoCloseable {
 
   /** The index of the broker that is the active KRaft controller. */
   int controller() {
-    try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+    try (var admin = KafkaClients.admin(bootstrap, Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
       return admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId() - 1;
     } catch (Exception e) {

@@ -1,6 +1,7 @@
 package io.kvfleet.control.chaos;
 
 import io.kvfleet.control.kafka.DeadLetters;
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.Topics;
@@ -101,7 +102,7 @@ final class Poison {
   /** How many of {@code written}'s records the dead-letter topic holds (each origin, its key, counted once). */
   static long deadLettered(String bootstrap, Written written) {
     Set<String> found = new HashSet<>();
-    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+    try (var consumer = KafkaClients.consumer(bootstrap, Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       var partitions = consumer.partitionsFor(Topics.DEADLETTER, Duration.ofSeconds(30)).stream()
           .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -143,7 +144,7 @@ final class Poison {
   private static final java.util.concurrent.atomic.AtomicLong SEQUENCE = new java.util.concurrent.atomic.AtomicLong();
 
   private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-    return new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+    return KafkaClients.producer(bootstrap, Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
         ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
   }
 }

@@ -19,6 +19,8 @@ final class BenchFleetCommand implements Callable<Integer> {
       description = "Use this Kafka cluster instead of an embedded broker (with no other kvfleet coordinator on it)")
   String bootstrapServers;
 
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
+
   @Option(names = "--replication-factor", defaultValue = "1", description = "For topics created on an external cluster")
   short replicationFactor;
 
@@ -57,6 +59,7 @@ final class BenchFleetCommand implements Callable<Integer> {
       where = "embedded single-node KRaft broker in this JVM at " + bootstrapServers;
     } else {
       where = "Kafka at " + bootstrapServers;
+      kafkaConfig.apply(bootstrapServers);
     }
     try {
       FleetTopics.ensure(bootstrapServers, replicationFactor);

@@ -14,6 +14,8 @@ final class ClusterOptions {
   @Option(names = "--bootstrap-servers", required = true, description = "The fleet's Kafka, e.g. 127.0.0.1:9092")
   String bootstrapServers;
 
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
+
   @Option(names = "--cluster-name", defaultValue = ClusteredVertx.DEFAULT_NAME, description = "EventBus cluster name;"
       + " processes with the same name and reachable ports form one fleet, so give each fleet its own (default: ${DEFAULT-VALUE})")
   String clusterName;
@@ -40,6 +42,7 @@ final class ClusterOptions {
     }
     ClusteredVertx.address(clusterHost);
     ClusterMembers.expand(members);
+    kafkaConfig.apply(bootstrapServers);
     FleetTopics.ensure(bootstrapServers);
   }
 

@@ -37,6 +37,8 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of the embedded broker")
   String bootstrapServers;
 
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
+
   @Option(names = "--data-dir", description = "Embedded broker's data folder (default: a temporary folder)")
   Path dataDir;
 
@@ -75,6 +77,10 @@ final class DemoCommand implements Callable<Integer> {
       kafka = dataDir == null ? EmbeddedKafka.startInTempDir() : EmbeddedKafka.start(dataDir, false, 0);
       bootstrapServers = kafka.bootstrapServers();
       System.out.println("kvfleet demo: embedded Kafka broker (KRaft) at " + bootstrapServers + ", data in " + kafka.dataDir());
+      System.out.println("kvfleet demo: Kafka is PLAINTEXT on loopback: no TLS, no credentials, no ACLs"
+          + " (a secured cluster: --bootstrap-servers with --kafka-config, docs/SECURITY.md)");
+    } else {
+      kafkaConfig.apply(bootstrapServers);
     }
     FleetTopics.ensure(bootstrapServers, replicationFactor);
     System.out.println("kvfleet demo: topics " + String.join(", ", Topics.ALL));
@@ -138,6 +144,10 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (crashNode == null && given.hasMatchedOption("--crash-after")) {
       throw KvfleetException.badInput("--crash-after needs --crash-node (which node to crash)");
+    }
+    if (bootstrapServers == null && kafkaConfig.file != null) {
+      throw KvfleetException.badInput("--kafka-config is for an external cluster (--bootstrap-servers);"
+          + " the embedded broker is PLAINTEXT on loopback");
     }
     if (bootstrapServers != null && dataDir != null) {
       throw KvfleetException.badInput("--data-dir is for the embedded broker; with --bootstrap-servers the"

@@ -30,6 +30,7 @@ final class ExplainCommand implements Callable<Integer> {
   SourceOptions from;
 
   @picocli.CommandLine.Mixin ReadTrustOptions trust;
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
 
   @Option(names = "--until", description = "Explain as of a time, a record (kvfleet.nodes-1@42) or a record count")
   String until;
@@ -39,6 +40,9 @@ final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (from.bootstrapServers != null) {
+      kafkaConfig.apply(from.bootstrapServers);
+    }
     try {
       var target = ExplainTarget.of(kind, id);
       var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))

@@ -26,6 +26,8 @@ final class ExportCommand implements Callable<Integer> {
   @Option(names = "--bootstrap-servers", required = true, description = "The fleet's Kafka, e.g. 127.0.0.1:9092")
   String bootstrapServers;
 
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
+
   @Option(names = {"-o", "--output"}, required = true, description = "The file to write, e.g. fleet.jsonl.zst")
   Path output;
 
@@ -56,6 +58,7 @@ final class ExportCommand implements Callable<Integer> {
         var range = OffsetRange.parse(p);
         ranges.put(range.partitionKey(), range);
       });
+      kafkaConfig.apply(bootstrapServers);
       var options = new Exporter.Options(bootstrapServers, topics, ranges, time(since), time(until), node);
       var folder = output.toAbsolutePath().getParent();
       if (folder != null && !java.nio.file.Files.isDirectory(folder)) {

@@ -1,6 +1,7 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.kafka.BrokerSecurity;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.control.kafka.KraftQuorum;
@@ -40,6 +41,12 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
       + " so the members agree without being told)")
   String clusterId;
 
+  @Option(names = "--secure", paramLabel = "DIR", description = "A single broker whose client listener is SASL_SSL"
+      + " (SCRAM-SHA-512) with ACLs per role: its key, certificate, truststore, passwords and one client properties"
+      + " file per role (admin, coordinator, node, router, observer; give them as --kafka-config) are in DIR, made"
+      + " on first use (default: PLAINTEXT on loopback, no credentials)")
+  Path secure;
+
   @Option(names = "--wait-for-brokers", defaultValue = "120s",
       description = "How long a cluster member waits for the others before creating the topics (default: ${DEFAULT-VALUE})")
   Duration waitForBrokers;
@@ -55,6 +62,10 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
     }
     FleetTopics.ensure(kafka.bootstrapServers(), kafka.quorum().replicationFactor());
     System.out.println("kafka: bootstrap servers " + kafka.bootstrapServers() + ", data in " + kafka.dataDir());
+    System.out.println(secure == null
+        ? "kafka: PLAINTEXT on loopback: no TLS, no credentials, no ACLs (--secure DIR for SASL_SSL with ACLs)"
+        : "kafka: SASL_SSL (SCRAM-SHA-512) with ACLs per role; client properties per role in " + secure
+            + " (coordinator.properties, node.properties, router.properties, observer.properties, admin.properties)");
     System.out.println("kvfleet-kafka=" + kafka.bootstrapServers());
     System.out.println("kafka: topics " + String.join(", ", Topics.ALL) + " (replication factor "
         + kafka.quorum().replicationFactor() + "); logs in " + Kvfleet.logFile());
@@ -68,6 +79,16 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   private EmbeddedKafka start() throws java.io.IOException {
+    if (secure != null) {
+      if (nodeId != null || voters != null) {
+        throw KvfleetException.badInput("--secure runs a single broker; a cluster of brokers is PLAINTEXT here"
+            + " (leave out --secure, or --node-id and --controller-quorum)");
+      }
+      var security = BrokerSecurity.prepare(secure, "127.0.0.1");
+      return dataDir == null
+          ? EmbeddedKafka.startSecured(Files.createTempDirectory("kvfleet-kafka-"), true, port, security)
+          : EmbeddedKafka.startSecured(dataDir, false, port, security);
+    }
     if (nodeId == null && voters == null) {
       return dataDir == null
           ? EmbeddedKafka.start(Files.createTempDirectory("kvfleet-kafka-"), true, port)

@@ -39,6 +39,7 @@ final class ReplayCommand implements Callable<Integer> {
   SourceOptions from;
 
   @picocli.CommandLine.Mixin ReadTrustOptions trust;
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
 
   @Option(names = "--until", description = "Stop at a time (2025-06-01T10:42:07Z), after a record (kvfleet.nodes-1@42) "
       + "or after a number of records (1500)")
@@ -71,6 +72,9 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (from.bootstrapServers != null) {
+      kafkaConfig.apply(from.bootstrapServers);
+    }
     try {
       if (maxAnomalies < 0) {
         throw new IllegalArgumentException("--max-anomalies must not be negative: " + maxAnomalies);

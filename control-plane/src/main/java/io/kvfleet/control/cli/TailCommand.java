@@ -25,11 +25,14 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--bootstrap-servers", required = true, description = "Kafka to read, e.g. 127.0.0.1:9092")
   String bootstrapServers;
 
+  @picocli.CommandLine.Mixin KafkaConfigOption kafkaConfig;
+
   @Option(names = "--duration", description = "Stop after this long (e.g. 30s); default: until Ctrl-C")
   Duration duration;
 
   @Override
   public Integer call() throws InterruptedException {
+    kafkaConfig.apply(bootstrapServers);
     FleetTopics.require(bootstrapServers);
     long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
     var stop = new CountDownLatch(1);

@@ -1,6 +1,7 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.control.Json;
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.protocol.OrderSignature;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.control.kafka.DeadLetters;
@@ -136,7 +137,7 @@ public final class Coordinator extends VerticleBase {
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
-    consumer = KafkaConsumer.create(vertx, LogReader.config(bootstrapServers, publisher.producerId()),
+    consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, LogReader.config(bootstrapServers, publisher.producerId()),
         new StringDeserializer(), new EnvelopeDeserializer());
     vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
         message -> message.reply(Json.write(status())));

@@ -1,5 +1,6 @@
 package io.kvfleet.control.coordinator;
 
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
@@ -35,7 +36,7 @@ final class TransferGroup {
 
   TransferGroup(Vertx vertx, String bootstrapServers, String coordinatorId, String group) {
     this.vertx = vertx;
-    this.consumer = KafkaConsumer.create(vertx, LogReader.groupConfig(bootstrapServers, coordinatorId, group),
+    this.consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, LogReader.groupConfig(bootstrapServers, coordinatorId, group),
         new StringDeserializer(), new EnvelopeDeserializer());
   }
 

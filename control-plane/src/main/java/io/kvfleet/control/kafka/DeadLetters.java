@@ -42,7 +42,7 @@ public final class DeadLetters implements AutoCloseable {
 
   public DeadLetters(String bootstrapServers, String producerId) {
     var config = new java.util.HashMap<>(EventPublisher.producerConfig(bootstrapServers, producerId + "-deadletter"));
-    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    this.producer = KafkaClients.producer(bootstrapServers, config, new StringSerializer(), new ByteArraySerializer());
   }
 
   /** The key of the copy of the record at {@code offset} of {@code topic}-{@code partition}. */
@@ -65,7 +65,7 @@ public final class DeadLetters implements AutoCloseable {
    */
   public static Set<String> copied(String bootstrapServers, Duration wait) {
     Set<String> keys = new HashSet<>();
-    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
+    try (var consumer = KafkaClients.consumer(bootstrapServers, Map.<String, Object>of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {

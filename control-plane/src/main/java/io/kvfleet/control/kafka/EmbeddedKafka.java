@@ -42,6 +42,8 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final KraftQuorum quorum;
   private final boolean portChosen;
   private KafkaRaftServer server;
+  /** TLS, SCRAM users and ACLs, or null: PLAINTEXT, anyone may do anything. */
+  private BrokerSecurity security;
   /** Held while this broker owns {@link #dataDir}: a second broker on it would wreck the first. */
   private FileChannel lock;
 
@@ -70,6 +72,23 @@ public final class EmbeddedKafka implements AutoCloseable {
   public static EmbeddedKafka start(Path dataDir, boolean deleteOnClose, int port) {
     return start(new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port,
         KraftQuorum.single(freePort()), port != 0));
+  }
+
+  /**
+   * Starts a single-node broker whose client listener is SASL_SSL (SCRAM-SHA-512) with the KRaft
+   * {@code StandardAuthorizer} and the fleet's ACLs per role ({@link FleetAcls}); its admin's client
+   * properties are {@link KafkaClients#use used} for its address in this process.
+   */
+  public static EmbeddedKafka startSecured(Path dataDir, boolean deleteOnClose, int port, BrokerSecurity security) {
+    var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port,
+        KraftQuorum.single(freePort()), port != 0);
+    kafka.security = security;
+    return start(kafka);
+  }
+
+  /** Whether the client listener is SASL_SSL with ACLs. */
+  public boolean secured() {
+    return security != null;
   }
 
   /**
@@ -192,6 +211,22 @@ public final class EmbeddedKafka implements AutoCloseable {
       }
       throw e;
     }
+    if (security != null) {
+      KafkaClients.use(bootstrapServers(), security.clientConfig(KafkaRole.ADMIN.user(),
+          security.password(KafkaRole.ADMIN.user())));
+      grantFleetAcls();
+    }
+  }
+
+  private void grantFleetAcls() {
+    try (var admin = KafkaClients.admin(bootstrapServers(), Map.of("default.api.timeout.ms", "60000"))) {
+      admin.createAcls(FleetAcls.all()).all().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw KvfleetException.kafkaStartFailed("cannot create the fleet's ACLs", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw KvfleetException.kafkaStartFailed("interrupted while creating the fleet's ACLs", e);
+    }
   }
 
   private Map<String, String> brokerProperties() {
@@ -202,11 +237,16 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(quorum.nodeId()));
     props.put("controller.quorum.voters", quorum.votersText());
-    props.put("listeners", "PLAINTEXT://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + quorum.self().port());
-    props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
+    String client = security == null ? "PLAINTEXT" : "CLIENT";
+    props.put("listeners", client + "://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + quorum.self().port());
+    props.put("advertised.listeners", client + "://" + host + ":" + brokerPort);
     props.put("controller.listener.names", "CONTROLLER");
-    props.put("inter.broker.listener.name", "PLAINTEXT");
-    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    if (security == null) {
+      props.put("inter.broker.listener.name", "PLAINTEXT");
+      props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    } else {
+      props.putAll(security.brokerConfig());
+    }
     props.put("log.dirs", logDir().toString());
     props.put("offsets.topic.replication.factor", replicas);
     props.put("offsets.topic.num.partitions", "3");
@@ -235,6 +275,7 @@ public final class EmbeddedKafka implements AutoCloseable {
           .setMetadataLogDirectory(logDir().toString())
           .setControllerListenerName("CONTROLLER")
           .setReleaseVersion(MetadataVersion.latestProduction())
+          .setScramArguments(security == null ? List.of() : security.scramArguments())
           .run();
     } catch (Exception e) {
       throw KvfleetException.kafkaStartFailed("cannot format Kafka's log folder " + logDir(), e);

@@ -57,7 +57,7 @@ public final class EventPublisher implements AutoCloseable {
   /** A publisher that signs every event with {@code key} when present ({@code keyid} and {@code signature}). */
   public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity,
       Optional<FleetKey> key) {
-    this.producer = new KafkaProducer<>(producerConfig(bootstrapServers, producerId),
+    this.producer = KafkaClients.producer(bootstrapServers, producerConfig(bootstrapServers, producerId),
         new StringSerializer(), key.map(EnvelopeSerializer::signedBy).orElseGet(EnvelopeSerializer::new));
     this.key = key;
     this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),

@@ -26,7 +26,7 @@ public final class EventTail implements AutoCloseable {
   private long before;
 
   private EventTail(String bootstrapServers, Consumer<ConsumerRecord<String, Decoded>> sink) {
-    this.consumer = new KafkaConsumer<>(Map.of(
+    this.consumer = KafkaClients.consumer(bootstrapServers, Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.GROUP_ID_CONFIG, "kvfleet-tail-" + UUID.randomUUID(),
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",

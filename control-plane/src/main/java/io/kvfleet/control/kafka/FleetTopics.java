@@ -107,7 +107,7 @@ public final class FleetTopics {
   }
 
   private static void withAdmin(String bootstrapServers, AdminCall call) {
-    try (var admin = Admin.create(Map.of(
+    try (var admin = KafkaClients.admin(bootstrapServers, Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
       call.run(admin);

@@ -1,6 +1,7 @@
 package io.kvfleet.control.replay;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.replay.LogPosition;
 import io.kvfleet.events.replay.ReplayOrder;
 import java.time.Duration;
@@ -61,7 +62,7 @@ public final class KafkaLog implements AutoCloseable {
 
   private KafkaLog(String bootstrapServers, List<String> topics, Map<String, OffsetRange> ranges) {
     this.bootstrapServers = bootstrapServers;
-    this.consumer = new KafkaConsumer<>(Map.of(
+    this.consumer = KafkaClients.consumer(bootstrapServers, Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.CLIENT_ID_CONFIG, "kvfleet-replay",
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,

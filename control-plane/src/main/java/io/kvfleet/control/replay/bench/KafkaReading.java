@@ -1,5 +1,6 @@
 package io.kvfleet.control.replay.bench;
 
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.replay.LogSource;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.events.replay.Replay;
@@ -46,7 +47,7 @@ final class KafkaReading {
 
   /** Reads every partition of {@code topics} from the beginning to the end offsets; how many records. */
   static long plain(String bootstrapServers, List<String> topics) {
-    try (var consumer = new KafkaConsumer<byte[], byte[]>(Map.of(
+    try (var consumer = KafkaClients.<byte[], byte[]>consumer(bootstrapServers, Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",

@@ -1,5 +1,6 @@
 package io.kvfleet.control.replay.bench;
 
+import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.replay.Exporter;
 import io.kvfleet.control.replay.LogSource;
 import io.kvfleet.control.replay.ReplayRunner;
@@ -98,7 +99,7 @@ public final class ReplayBenchmark {
     var codec = new EventCodec();
     byte[] contentType = Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8);
     long start = System.nanoTime();
-    try (var producer = new KafkaProducer<String, byte[]>(Map.of(
+    try (var producer = KafkaClients.<String, byte[]>producer(bootstrapServers, Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.LINGER_MS_CONFIG, 5,
         ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
