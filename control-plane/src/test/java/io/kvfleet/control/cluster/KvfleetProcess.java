@@ -36,6 +36,11 @@ final class KvfleetProcess implements AutoCloseable {
     return child.exitCode(Duration.ofSeconds(seconds));
   }
 
+  /** Its operating-system process id. */
+  long pid() {
+    return child.pid();
+  }
+
   /** What it printed so far. */
   String console() {
     return child.console();
