@@ -29,8 +29,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A fleet whose EventBus is closed by mutual TLS (a broker, a coordinator and a node agent as OS
@@ -42,6 +45,7 @@ import org.junit.jupiter.api.TestInstance;
  * private file.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClosedBusIT {
   private static final String NODE = "prefill-0";
   private static final String COORDINATOR = "coordinator-closed-bus";
@@ -89,6 +93,7 @@ class ClosedBusIT {
   }
 
   @Test
+  @Order(1) // before the strangers subscribe: a sender's view of who consumes an address lags its changes
   void aMemberWithTheFleetsCertificateIsServedByTheAgentAndTheCoordinator() throws Exception {
     for (String address : agentAddresses()) {
       assertThat(reachedAMember(failure(ask(trusted, address, "not an order")))).as(address).isTrue();
@@ -128,6 +133,8 @@ class ClosedBusIT {
         for (var consumer : consumers) {
           consumer.unregister().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
+        Await.until("the trusted member to see only the agent on " + address, Duration.ofSeconds(60),
+            () -> registrations(trusted, address) == 1);
       }
     }
   }
