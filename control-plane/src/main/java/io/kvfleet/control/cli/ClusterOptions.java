@@ -64,7 +64,7 @@ final class ClusterOptions {
   Vertx joinCluster() throws Exception {
     if (security() instanceof BusSecurity.Plaintext) {
       System.err.println("kvfleet: WARNING the EventBus is in the clear (no --cluster-tls-dir): any process that joins"
-          + " cluster '" + clusterName + "' on " + clusterHost + " can send orders and read replies");
+          + " cluster '" + clusterName + "' can send to and receive from every member (docs/SECURITY.md)");
     }
     return ClusteredVertx.join(clusterName, clusterHost, clusterPort, members, security())
         .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
