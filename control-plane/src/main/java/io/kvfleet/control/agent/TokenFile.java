@@ -79,11 +79,12 @@ public final class TokenFile {
           + PosixFilePermissions.toString(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS))
           + "): run chmod 600 " + file);
     }
-    var owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS);
-    var me = file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(System.getProperty("user.name"));
+    // The process's own uid is the owner of /proc/self (user.name may name no account in a container).
+    Object owner = Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    Object me = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     if (!owner.equals(me)) {
-      throw KvfleetException.badInput("the agent API token file " + file + " belongs to " + owner.getName()
-          + ", not to " + me.getName() + " who runs this agent");
+      throw KvfleetException.badInput("the agent API token file " + file + " belongs to uid " + owner
+          + ", not to uid " + me + " who runs this agent");
     }
   }
 }

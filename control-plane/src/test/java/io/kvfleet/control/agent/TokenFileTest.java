@@ -7,6 +7,7 @@ import io.kvfleet.control.KvfleetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,18 @@ class TokenFileTest {
 
     assertThatThrownBy(() -> TokenFile.loadOrCreate(file)).isInstanceOf(KvfleetException.class)
         .hasMessageContaining("may be used by others (rw-r--r--)").hasMessageContaining("chmod 600 " + file);
+  }
+
+  @Test
+  void refusesAFileOfAnotherUser() throws Exception {
+    Path file = dir.resolve("node.api-token");
+    TokenFile.loadOrCreate(file);
+    boolean root = Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    Assumptions.assumeTrue(root, "giving the file to another user needs root; this test runs as a user");
+    Files.setAttribute(file, "unix:uid", 65534);
+
+    assertThatThrownBy(() -> TokenFile.loadOrCreate(file)).isInstanceOf(KvfleetException.class)
+        .hasMessageContaining("belongs to uid 65534, not to uid 0");
   }
 
   @Test

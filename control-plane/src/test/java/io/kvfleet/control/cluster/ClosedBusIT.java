@@ -187,8 +187,11 @@ class ClosedBusIT {
   }
 
   private Vertx join(String name, int port, List<String> contacts, BusSecurity security) throws Exception {
+    long start = System.nanoTime();
     var vertx = ClusteredVertx.join(name, "127.0.0.1", port, contacts, security)
         .toCompletionStage().toCompletableFuture().get(180, TimeUnit.SECONDS);
+    System.out.printf("ClosedBusIT: a member with %s joined in %d ms%n", security,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     members.add(vertx);
     return vertx;
   }
