@@ -17,6 +17,9 @@ import java.util.Set;
  *     at once; UCX then uses only transports with a peer-failure handler (TCP here, not shared
  *     memory), so it is off by default and the transfer deadline bounds every wait instead
  * @param transferDeadline how long {@link PendingTransfer#await()} waits for a batch
+ * @param ucxNetDevices UCX_NET_DEVICES for this engine's UCX context (e.g. {@code lo}, so UCX's TCP
+ *     transport listens on loopback only); empty keeps UCX's default, every device (or the process
+ *     environment's UCX_NET_DEVICES)
  */
 public record EngineConfig(
     String name,
@@ -24,7 +27,8 @@ public record EngineConfig(
     String ucxTransports,
     Progress progress,
     boolean peerFailureDetection,
-    Duration transferDeadline) {
+    Duration transferDeadline,
+    String ucxNetDevices) {
 
   /** How the engine progresses the worker that peers write into. */
   public enum Progress {
@@ -40,6 +44,7 @@ public record EngineConfig(
     requireNonNull(ucxTransports, "ucxTransports must not be null (use \"\")");
     requireNonNull(progress, "progress must not be null");
     requireNonNull(transferDeadline, "transferDeadline must not be null");
+    requireNonNull(ucxNetDevices, "ucxNetDevices must not be null (use \"\")");
     if (transferDeadline.isNegative() || transferDeadline.isZero()) {
       throw new IllegalArgumentException("transferDeadline must be positive: " + transferDeadline);
     }
@@ -47,36 +52,41 @@ public record EngineConfig(
 
   /** Every backend, UCX's default transports, event-driven progress, 30 s deadline. */
   public static EngineConfig defaults() {
-    return new EngineConfig("kvfleet", Set.of(), "", Progress.EVENT, false, Duration.ofSeconds(30));
+    return new EngineConfig("kvfleet", Set.of(), "", Progress.EVENT, false, Duration.ofSeconds(30), "");
   }
 
   public EngineConfig withName(String newName) {
     return new EngineConfig(newName, backends, ucxTransports, progress, peerFailureDetection,
-        transferDeadline);
+        transferDeadline, ucxNetDevices);
   }
 
   public EngineConfig withBackends(String... names) {
     return new EngineConfig(name, Set.of(names), ucxTransports, progress, peerFailureDetection,
-        transferDeadline);
+        transferDeadline, ucxNetDevices);
   }
 
   public EngineConfig withUcxTransports(String transports) {
     return new EngineConfig(name, backends, transports, progress, peerFailureDetection,
-        transferDeadline);
+        transferDeadline, ucxNetDevices);
   }
 
   public EngineConfig withProgress(Progress newProgress) {
     return new EngineConfig(name, backends, ucxTransports, newProgress, peerFailureDetection,
-        transferDeadline);
+        transferDeadline, ucxNetDevices);
   }
 
   public EngineConfig withPeerFailureDetection(boolean enabled) {
-    return new EngineConfig(name, backends, ucxTransports, progress, enabled, transferDeadline);
+    return new EngineConfig(name, backends, ucxTransports, progress, enabled, transferDeadline, ucxNetDevices);
   }
 
   public EngineConfig withTransferDeadline(Duration deadline) {
     return new EngineConfig(name, backends, ucxTransports, progress, peerFailureDetection,
-        deadline);
+        deadline, ucxNetDevices);
+  }
+
+  public EngineConfig withUcxNetDevices(String devices) {
+    return new EngineConfig(name, backends, ucxTransports, progress, peerFailureDetection,
+        transferDeadline, devices);
   }
 
   /** Whether {@code backend} is to be loaded. */

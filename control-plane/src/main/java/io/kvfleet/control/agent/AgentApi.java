@@ -13,13 +13,18 @@ import java.util.Map;
 /**
  * The agent's local registration API for inference workers on the same host (HTTP/JSON on
  * loopback; documented in {@code openapi/node-agent.yaml}). Answers come after the outcome events
- * are durably in Kafka, or say they are pending.
+ * are durably in Kafka, or say they are pending. Everything under {@code /v1} asks for the agent's
+ * bearer token; {@code /health} and the extra routes ({@code /metrics}, which Prometheus scrapes
+ * without credentials) stay open and say nothing a caller could use to touch memory.
  */
 final class AgentApi {
   private AgentApi() {}
 
-  static Router router(Vertx vertx, NodeAgent agent) {
+  static Router router(Vertx vertx, NodeAgent agent, ApiCredential token) {
     var router = Router.router(vertx);
+    router.get("/health").handler(ctx -> json(ctx, 200, Map.of("status", "up")));
+    agent.extraRoutes().accept(router);
+    router.route("/v1/*").handler(new BearerCheck(token));
     router.route().handler(BodyHandler.create().setBodyLimit(16 * 1024 * 1024));
     router.get("/v1/node").handler(ctx -> json(ctx, 200, Map.of("nodeId", agent.nodeId(),
         "epoch", agent.epoch(), "draining", agent.draining(), "capabilities", agent.capabilities())));
@@ -27,7 +32,6 @@ final class AgentApi {
     router.post("/v1/layout").handler(ctx -> answer(ctx, layout(ctx).compose(agent::declare)));
     router.delete("/v1/regions/:regionId").handler(ctx ->
         answer(ctx, agent.deregister(ctx.pathParam("regionId"))));
-    agent.extraRoutes().accept(router);
     return router;
   }
 

@@ -77,6 +77,8 @@ public final class NodeAgent extends VerticleBase {
   public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
   private java.util.function.Consumer<io.vertx.ext.web.Router> extraRoutes = router -> { };
   private volatile Duration stopDrain = STOP_DRAIN;
+  /** The local API's bearer token: a new one, known only in this process, unless given. */
+  private ApiCredential apiToken = ApiCredential.random();
 
   public NodeAgent(AgentConfig config, DataPlane dataPlane, EventPublisher publisher) {
     this.config = config;
@@ -92,6 +94,17 @@ public final class NodeAgent extends VerticleBase {
 
   java.util.function.Consumer<io.vertx.ext.web.Router> extraRoutes() {
     return extraRoutes;
+  }
+
+  /** Asks callers of the local API for {@code token} (kept in a {@link TokenFile}); call before deploying. */
+  public NodeAgent withApiToken(ApiCredential token) {
+    this.apiToken = java.util.Objects.requireNonNull(token, "token must not be null");
+    return this;
+  }
+
+  /** The bearer token the local API asks for (for callers in this process). */
+  public ApiCredential apiToken() {
+    return apiToken;
   }
 
   /** Waits up to {@code drain} on stop for the transfers it runs to end; call before stopping. */
@@ -124,7 +137,7 @@ public final class NodeAgent extends VerticleBase {
       orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
-          : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this))
+          : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this, apiToken))
               .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
     });
   }

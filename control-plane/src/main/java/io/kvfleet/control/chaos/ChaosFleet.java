@@ -38,6 +38,8 @@ final class ChaosFleet implements AutoCloseable {
   static final int PAGES = 64;
   private static final Duration START = Duration.ofSeconds(180);
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** Each agent's local API token, by its API's URL. */
+  private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ChaosConfig config;
@@ -186,6 +188,12 @@ final class ChaosFleet implements AutoCloseable {
   /** Waits for a launched agent's API, registers its buffer through it and learns its epoch. */
   private void readyAgent(String node) {
     String api = agents.get(node).awaitValue("kvfleet-node-api", START);
+    String tokenFile = agents.get(node).awaitValue("kvfleet-node-api-token-file", START);
+    try {
+      TOKENS.put(api, java.nio.file.Files.readString(java.nio.file.Path.of(tokenFile)).strip());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + node + "'s API token file " + tokenFile, e);
+    }
     apis.put(node, api);
     register(api, buffers.get(node));
     epochs.put(node, nodeEpoch(api));
@@ -230,6 +238,7 @@ final class ChaosFleet implements AutoCloseable {
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(buffer.handle(), PAGE * PAGES, PAGE);
     var answer = send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
+        .header("Authorization", "Bearer " + TOKENS.get(api))
         .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     if (answer.statusCode() != 200) {
       throw KvfleetException.badInput("registering " + buffer.handle() + " at " + api + " answered "
@@ -238,7 +247,8 @@ final class ChaosFleet implements AutoCloseable {
   }
 
   private static long nodeEpoch(String api) {
-    var node = send(HttpRequest.newBuilder(URI.create(api + "/v1/node")).build());
+    var node = send(HttpRequest.newBuilder(URI.create(api + "/v1/node"))
+        .header("Authorization", "Bearer " + TOKENS.get(api)).build());
     try {
       return JSON.readTree(node.body()).get("epoch").asLong();
     } catch (IOException e) {

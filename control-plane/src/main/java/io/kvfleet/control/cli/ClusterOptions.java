@@ -1,10 +1,12 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.cluster.BusSecurity;
 import io.kvfleet.control.cluster.ClusterMembers;
 import io.kvfleet.control.cluster.ClusteredVertx;
 import io.kvfleet.control.kafka.FleetTopics;
 import io.vertx.core.Vertx;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Option;
@@ -31,6 +33,13 @@ final class ClusterOptions {
       + " contact, comma-separated: host (its ports from --cluster-port), host:port or host:first-last (default: ${DEFAULT-VALUE})")
   List<String> members;
 
+  @Option(names = "--cluster-tls-dir", description = "Mutual TLS on the EventBus: a directory with "
+      + BusSecurity.MEMBER_FILE + " (this member's key and certificate), " + BusSecurity.TRUST_FILE
+      + " (the fleet CA) and " + BusSecurity.PASSWORD_FILE + " (see docs/SECURITY.md); without it the bus is in the clear")
+  Path tlsDir;
+
+  private BusSecurity security;
+
   /**
    * Checks what can be checked at once, and fails with a message rather than wait: the cluster
    * host resolves, and Kafka answers; creates the fleet topics it lacks (up to three copies,
@@ -43,11 +52,24 @@ final class ClusterOptions {
     ClusteredVertx.address(clusterHost);
     ClusterMembers.expand(members);
     kafkaConfig.apply(bootstrapServers);
+    security();
     FleetTopics.ensure(bootstrapServers);
   }
 
+  /** The EventBus's protection, read (and its stores opened) on the first call. */
+  BusSecurity security() {
+    if (security == null) {
+      security = tlsDir == null ? BusSecurity.plaintext() : BusSecurity.fromDirectory(tlsDir);
+    }
+    return security;
+  }
+
   Vertx joinCluster() throws Exception {
-    return ClusteredVertx.join(clusterName, clusterHost, clusterPort, members)
+    if (security() instanceof BusSecurity.Plaintext) {
+      System.err.println("kvfleet: WARNING the EventBus is in the clear (no --cluster-tls-dir): any process that joins"
+          + " cluster '" + clusterName + "' can send to and receive from every member (docs/SECURITY.md)");
+    }
+    return ClusteredVertx.join(clusterName, clusterHost, clusterPort, members, security())
         .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
   }
 }

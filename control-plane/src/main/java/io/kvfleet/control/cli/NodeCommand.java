@@ -4,7 +4,9 @@ import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
+import io.kvfleet.control.agent.TokenFile;
 import io.kvfleet.control.kafka.EventPublisher;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +31,14 @@ final class NodeCommand implements Callable<Integer> {
   @Option(names = "--http-port", defaultValue = "0", description = "Local API port on 127.0.0.1 (0: a free one)")
   int httpPort;
 
+  @Option(names = "--api-token-file", description = "File with the local API's bearer token, readable only by this"
+      + " user (mode 0600); created with a new token when absent (default: ~/.kvfleet/node-<id>.api-token)")
+  Path apiTokenFile;
+
+  @Option(names = "--ucx-net-devices", description = "Network devices UCX may use and listen on (UCX_NET_DEVICES,"
+      + " e.g. mlx5_0:1,eth1); default: the loopback device when the cluster host is loopback, else UCX's own (every device)")
+  String ucxNetDevices;
+
   @Option(names = "--policy", defaultValue = "FALLBACK_STAGED",
       description = "When a component cannot be registered: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
   RegistrationPolicy policy;
@@ -43,20 +53,24 @@ final class NodeCommand implements Callable<Integer> {
       System.err.println("kvfleet: WARNING: orders are NOT authenticated (node " + nodeId + " has no --trust: it"
           + " runs any order the log says was dispatched to it, whoever wrote it to Kafka; see docs/SECURITY.md)");
     }
+    Path tokenFile = apiTokenFile != null ? apiTokenFile : TokenFile.defaultPath(nodeId);
+    var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();
     var vertx = cluster.joinCluster();
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort, signing);
     var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
         EventPublisher.DEFAULT_CAPACITY, signing.key());
-    var dataPlane = EngineDataPlane.open(nodeId);
-    var agent = new NodeAgent(config, dataPlane, events);
+    String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
+    var dataPlane = EngineDataPlane.open(nodeId, devices);
+    var agent = new NodeAgent(config, dataPlane, events).withApiToken(token);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();
     io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
+    System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
     System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {

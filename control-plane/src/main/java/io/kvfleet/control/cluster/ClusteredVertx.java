@@ -35,14 +35,22 @@ public final class ClusteredVertx {
     }
   }
 
+  /** {@link #join(String, String, int, List, BusSecurity)} with the EventBus in the clear. */
+  public static Future<Vertx> join(String clusterName, String hostName, int port, List<String> members) {
+    return join(clusterName, hostName, port, members, BusSecurity.plaintext());
+  }
+
   /**
-   * Joins the cluster named {@code clusterName}.
+   * Joins the cluster named {@code clusterName}. Both the Hazelcast member and the EventBus listen
+   * on {@code hostName}'s address only (Hazelcast binds every interface unless told not to).
    *
    * @param hostName the address this process binds and advertises (e.g. 127.0.0.1 on one machine)
    * @param port the first of the {@link #PORT_COUNT} ports this member may bind
    * @param members other members to contact ({@link ClusterMembers}: host, host:port, host:first-last)
+   * @param security how the EventBus's connections between members are protected
    */
-  public static Future<Vertx> join(String clusterName, String hostName, int port, List<String> members) {
+  public static Future<Vertx> join(String clusterName, String hostName, int port, List<String> members,
+      BusSecurity security) {
     String host;
     List<String> contacts;
     try {
@@ -55,13 +63,15 @@ public final class ClusteredVertx {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "slf4j");
     config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(PORT_COUNT));
+    config.setProperty("hazelcast.socket.bind.any", "false");
     var network = config.getNetworkConfig().setPort(port).setPortAutoIncrement(true).setPortCount(PORT_COUNT);
     network.getInterfaces().setEnabled(true).addInterface(host);
     var join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
     join.getTcpIpConfig().setEnabled(true).setMembers(contacts);
-    var options = new VertxOptions().setEventBusOptions(new EventBusOptions().setHost(host));
+    var bus = security.apply(new EventBusOptions().setHost(host).setClusterPublicHost(host));
+    var options = new VertxOptions().setEventBusOptions(bus);
     return Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(config)).buildClustered();
   }
 }

@@ -69,6 +69,11 @@ public final class EngineDataPlane implements DataPlane {
     return new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(name)));
   }
 
+  /** {@link #open(String)}, UCX limited to the network devices {@code ucxNetDevices} (UCX_NET_DEVICES; empty: all). */
+  public static EngineDataPlane open(String name, String ucxNetDevices) {
+    return new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(name).withUcxNetDevices(ucxNetDevices)));
+  }
+
   /** A data plane staging VRAM with {@code staging}. */
   public EngineDataPlane(Engine engine, Staging staging) {
     this.engine = engine;

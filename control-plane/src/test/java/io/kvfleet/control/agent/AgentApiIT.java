@@ -132,8 +132,7 @@ class AgentApiIT {
   @Test
   void describesTheNodeItServesAndWhetherItIsDraining() throws Exception {
     int port = fleet.agentWithApi("prefill-0");
-    var answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/node")).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    var answer = get(port, "/v1/node", "Bearer " + fleet.apiTokenAt(port));
     assertThat(answer.statusCode()).isEqualTo(200);
     JsonNode body = JSON.readTree(answer.body());
     assertThat(body.get("nodeId").asText()).isEqualTo("prefill-0");
@@ -179,14 +178,53 @@ class AgentApiIT {
         && r.region().regionId().equals("aux_data-0"));
   }
 
+  @Test
+  void refusesEveryV1CallWithoutItsTokenWithAJsonError() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    for (var request : List.of(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/node")).GET(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/components"))
+            .POST(HttpRequest.BodyPublishers.ofString("{\"components\": []}")),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/layout"))
+            .POST(HttpRequest.BodyPublishers.ofString("{}")),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/regions/kv_data-0")).DELETE())) {
+      var answer = http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).as(answer.request().uri().toString()).isEqualTo(401);
+      assertThat(answer.headers().firstValue("www-authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+      assertThat(JSON.readTree(answer.body()).get("error").asText()).contains("Authorization: Bearer");
+    }
+    assertThat(get(port, "/v1/node", "Bearer not-" + fleet.apiTokenAt(port)).statusCode()).isEqualTo(401);
+    assertThat(get(port, "/v1/node", "Basic " + fleet.apiTokenAt(port)).statusCode()).isEqualTo(401);
+    // The region is still there: the refused DELETE released nothing.
+    assertThat(delete(port, "/v1/regions/kv_data-0").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void answersHealthWithoutAToken() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    var health = get(port, "/health", null);
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(health.body()).get("status").asText()).isEqualTo("up");
+  }
+
+  private HttpResponse<String> get(int port, String path, String authorization) throws Exception {
+    var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return http.send(request.GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   private HttpResponse<String> post(int port, String path, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .header("Authorization", "Bearer " + fleet.apiTokenAt(port))
         .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> delete(int port, String path) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .header("Authorization", "Bearer " + fleet.apiTokenAt(port))
         .timeout(Duration.ofSeconds(30)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
   }
 }

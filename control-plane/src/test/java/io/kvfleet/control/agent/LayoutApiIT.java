@@ -95,6 +95,7 @@ class LayoutApiIT {
 
   private HttpResponse<String> post(int port, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/layout"))
+        .header("Authorization", "Bearer " + fleet.apiTokenAt(port))
         .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
         HttpResponse.BodyHandlers.ofString());
   }

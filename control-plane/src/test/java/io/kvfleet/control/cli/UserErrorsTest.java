@@ -20,7 +20,11 @@ class UserErrorsTest {
       "coordinator --bootstrap-servers 127.0.0.1:1 --snapshot-every 5 | --snapshot-every needs --snapshot-dir",
       "replay --file x.jsonl.zst --max-anomalies -1 | --max-anomalies must not be negative: -1",
       "export --bootstrap-servers 127.0.0.1:1 -o /no/such/folder/x.jsonl.zst | cannot write /no/such/folder/x.jsonl.zst:"
-          + " its folder does not exist"})
+          + " its folder does not exist",
+      "coordinator --bootstrap-servers 127.0.0.1:1 --cluster-tls-dir /no/such/tls | --cluster-tls-dir /no/such/tls has no"
+          + " readable member.p12",
+      "node --id n-0 --bootstrap-servers 127.0.0.1:1 --api-token-file /dev/null | the agent API token file /dev/null is not"
+          + " a regular file"})
   void refusesOptionsThatCouldOnlyFailLaterBeforeStartingAnything(String command, String message) {
     var run = Cli.run(command.split(" "));
 

@@ -23,6 +23,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,6 +64,8 @@ abstract class FleetProcessesContract {
    */
   private static final String HEARTBEAT = "1s";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** Each agent's API token, by its API's URL (read from the file each agent printed). */
+  private static final Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
   private final List<AutoCloseable> owned = new ArrayList<>();
   private final Collected log = new Collected();
   private KvfleetProcess prefill;
@@ -99,6 +102,8 @@ abstract class FleetProcessesContract {
     coordinator.awaitValue("kvfleet-coordinator", 180);
     String prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     String decodeApi = decode.awaitValue("kvfleet-node-api", 180);
+    TOKENS.put(prefillApi, java.nio.file.Files.readString(Path.of(prefill.awaitValue("kvfleet-node-api-token-file", 5))).strip());
+    TOKENS.put(decodeApi, java.nio.file.Files.readString(Path.of(decode.awaitValue("kvfleet-node-api-token-file", 5))).strip());
     long pid = ProcessHandle.current().pid();
     source = own(new SharedMemoryFile("kvfleet-it-" + pid + "-" + name + "-src", PAGE * PAGES));
     destination = own(new SharedMemoryFile("kvfleet-it-" + pid + "-" + name + "-dst", PAGE * PAGES));
@@ -213,6 +218,7 @@ abstract class FleetProcessesContract {
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(memory.handle(), memory.memory().byteSize(), PAGE);
     var answer = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
+        .header("Authorization", "Bearer " + TOKENS.get(api))
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     assertThat(answer.body()).contains("io.kvfleet.region.registered");
@@ -220,7 +226,8 @@ abstract class FleetProcessesContract {
   }
 
   private static JsonNode node(String api) throws Exception {
-    var node = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node")).build(), HttpResponse.BodyHandlers.ofString());
+    var node = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node"))
+        .header("Authorization", "Bearer " + TOKENS.get(api)).build(), HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(node.body());
   }
 

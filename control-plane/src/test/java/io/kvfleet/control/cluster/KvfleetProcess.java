@@ -36,7 +36,7 @@ final class KvfleetProcess implements AutoCloseable {
     return child.exitCode(Duration.ofSeconds(seconds));
   }
 
-  /** The process id. */
+  /** Its operating-system process id. */
   long pid() {
     return child.pid();
   }

@@ -149,6 +149,10 @@ final public class Fleet implements AutoCloseable {
   }
 
   /** The agent last started for {@code nodeId}. */
+  java.util.Collection<NodeAgent> agents() {
+    return java.util.List.copyOf(agents.values());
+  }
+
   NodeAgent agent(String nodeId) {
     return agents.get(nodeId);
   }

@@ -25,6 +25,12 @@ public final class FleetAccess implements AutoCloseable {
     return fleet.agent(nodeId).httpPort();
   }
 
+  /** The bearer token of the agent whose API listens on {@code port}. */
+  public String apiTokenAt(int port) {
+    return fleet.agents().stream().filter(a -> a.httpPort() == port).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no agent's API on port " + port)).apiToken().value();
+  }
+
   /**
    * Host memory that stays valid until close; answers its address. On an agent on the native engine
    * it is that engine's memory (the only addresses it registers), else the test's own.

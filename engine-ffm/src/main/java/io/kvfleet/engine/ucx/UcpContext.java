@@ -28,8 +28,13 @@ final class UcpContext implements AutoCloseable {
    * for this context only when not empty.
    */
   static UcpContext create(String name, String transports, boolean wakeup) {
+    return create(name, transports, "", wakeup);
+  }
+
+  /** {@link #create(String, String, boolean)}, with {@code netDevices} as UCX_NET_DEVICES when not empty. */
+  static UcpContext create(String name, String transports, String netDevices, boolean wakeup) {
     try (var arena = Arena.ofConfined()) {
-      long config = transports.isEmpty() ? 0 : readConfig(arena, transports);
+      long config = transports.isEmpty() && netDevices.isEmpty() ? 0 : readConfig(arena, transports, netDevices);
       try {
         MemorySegment params = arena.allocate(UcpLayouts.PARAMS);
         UcpLayouts.PARAMS_FIELD_MASK.set(params,
@@ -54,18 +59,26 @@ final class UcpContext implements AutoCloseable {
     }
   }
 
-  private static long readConfig(Arena arena, String transports) throws Throwable {
+  private static long readConfig(Arena arena, String transports, String netDevices) throws Throwable {
     MemorySegment out = arena.allocate(ADDRESS);
     int status = (int) Ucp.CONFIG_READ.invokeExact(MemorySegment.NULL, MemorySegment.NULL, out);
     check(status, "ucp_config_read", "");
     long config = out.get(JAVA_LONG, 0);
-    status = (int) Ucp.CONFIG_MODIFY.invokeExact(
-        config, arena.allocateFrom("TLS"), arena.allocateFrom(transports));
-    if (status != UcsStatus.OK) {
-      Ucp.CONFIG_RELEASE.invokeExact(config);
-      check(status, "ucp_config_modify", "UCX_TLS=" + transports);
+    if (!transports.isEmpty()) {
+      modify(arena, config, "TLS", transports);
+    }
+    if (!netDevices.isEmpty()) {
+      modify(arena, config, "NET_DEVICES", netDevices);
     }
     return config;
+  }
+
+  private static void modify(Arena arena, long config, String key, String value) throws Throwable {
+    int status = (int) Ucp.CONFIG_MODIFY.invokeExact(config, arena.allocateFrom(key), arena.allocateFrom(value));
+    if (status != UcsStatus.OK) {
+      Ucp.CONFIG_RELEASE.invokeExact(config);
+      check(status, "ucp_config_modify", "UCX_" + key + "=" + value);
+    }
   }
 
   long handle() {

@@ -48,7 +48,7 @@ final class UcxBackend implements Backend {
   /** Opens a context and its two workers; closes what it made if a step fails. */
   static UcxBackend open(EngineConfig config) {
     boolean wakeup = config.progress() == EngineConfig.Progress.EVENT;
-    UcpContext context = UcpContext.create(config.name(), config.ucxTransports(), wakeup);
+    UcpContext context = UcpContext.create(config.name(), config.ucxTransports(), config.ucxNetDevices(), wakeup);
     UcpWorker target = null;
     UcpWorker initiator = null;
     try {
