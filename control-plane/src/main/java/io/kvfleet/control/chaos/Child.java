@@ -142,11 +142,6 @@ public final class Child implements AutoCloseable {
     return process.exitValue();
   }
 
-  /** Its operating-system process id. */
-  public long pid() {
-    return process.pid();
-  }
-
   /** What it printed so far. */
   public String console() {
     return String.join("\n", lines);
