@@ -54,7 +54,10 @@ public final class Exporter {
     }
   }
 
-  /** What an export wrote. */
+  /**
+   * What an export wrote. {@code malformed} counts the values kept as base64: with {@code node}, those
+   * that are not events; without, those that are not JSON (the rest are decoded when replayed).
+   */
   public record Summary(Path file, long records, long malformed, SortedMap<String, Long> byTopic, Instant first,
       Instant last, long fileBytes, Duration elapsed, ExportHeader header) {}
 
@@ -80,13 +83,19 @@ public final class Exporter {
           if (!inTime(options, r.timestamp())) {
             return true;
           }
-          Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0]) : codec.decode(r.value());
-          if (nodeFilter != null && !nodeFilter.keeps(r.keyText(), decoded)) {
-            return true;
+          if (nodeFilter == null) {
+            // No node to pick out: nothing needs the event, so the value is checked as JSON, not decoded.
+            count[2] += write(writer, r) ? 0 : 1;
+          } else {
+            Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0])
+                : codec.decode(r.value());
+            if (!nodeFilter.keeps(r.keyText(), decoded)) {
+              return true;
+            }
+            write(writer, r, decoded);
+            count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
           }
-          write(writer, r, decoded);
           count[1]++;
-          count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
           byTopic.merge(r.topic(), 1L, Long::sum);
           Instant at = Instant.ofEpochMilli(r.timestamp());
           times[0] = times[0] == null ? at : times[0];
@@ -108,6 +117,15 @@ public final class Exporter {
   private static boolean inTime(Options options, long timestamp) {
     return (options.since() == null || timestamp >= options.since().toEpochMilli())
         && (options.until() == null || timestamp <= options.until().toEpochMilli());
+  }
+
+  /** Writes {@code r} undecoded; whether its value was embedded as JSON. */
+  private static boolean write(ExportWriter writer, StoredRecord r) {
+    try {
+      return writer.write(r);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static void write(ExportWriter writer, StoredRecord r, Decoded decoded) {
