@@ -45,7 +45,8 @@ public enum Compression {
   OutputStream compress(OutputStream file) throws IOException {
     return switch (this) {
       // One zstd worker thread compresses while the caller reads the next records from Kafka.
-      case ZSTD -> new ZstdOutputStreamNoFinalizer(file, 1).setWorkers(1);
+      // Flushing ends a frame, so a replay can start at one (ExportWriter.Frame).
+      case ZSTD -> new ZstdOutputStreamNoFinalizer(file, 1).setWorkers(1).setCloseFrameOnFlush(true);
       case GZIP -> new GZIPOutputStream(file, BUFFER) {
         {
           def.setLevel(Deflater.BEST_SPEED);

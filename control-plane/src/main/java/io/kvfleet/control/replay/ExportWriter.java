@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Base64;
 
 /**
@@ -24,10 +26,25 @@ public final class ExportWriter implements AutoCloseable {
   private final OutputStream file;
   private final LineBuffer line = new LineBuffer();
   private final CountingOutputStream counted;
+  private final boolean framed;
+  private final int frameRecords;
+  private final List<Frame> frames = new ArrayList<>();
+  private long records;
   private boolean finished;
 
-  private ExportWriter(Path path) throws IOException {
+  /** Records per zstd frame: where a replay can start reading without decompressing what comes before. */
+  public static final int FRAME_RECORDS = 100_000;
+
+  /**
+   * Where a compressed frame starts: the records before it and its byte offset in the file. A zstd
+   * export is a series of frames, one every {@link #FRAME_RECORDS} records; a gzip one has only the first.
+   */
+  public record Frame(long recordsBefore, long offset) {}
+
+  private ExportWriter(Path path, int frameRecords) throws IOException {
     var compression = Compression.forName(path);
+    this.framed = compression == Compression.ZSTD;
+    this.frameRecords = frameRecords;
     this.path = path;
     // Written beside its name and renamed when finished: an export cut short never looks whole.
     this.partial = path.resolveSibling(path.getFileName() + ".partial");
@@ -46,7 +63,12 @@ public final class ExportWriter implements AutoCloseable {
    * header. Until then the records go to {@code path.partial}.
    */
   public static ExportWriter create(Path path, ExportHeader header) throws IOException {
-    var writer = new ExportWriter(path);
+    return create(path, header, FRAME_RECORDS);
+  }
+
+  /** {@link #create(Path, ExportHeader)} with a frame every {@code frameRecords} records (tests use small ones). */
+  public static ExportWriter create(Path path, ExportHeader header, int frameRecords) throws IOException {
+    var writer = new ExportWriter(path, frameRecords);
     try {
       writer.line.bytes(ReplayJson.line(header).getBytes(StandardCharsets.UTF_8)).raw("\n");
     } catch (RuntimeException e) {
@@ -103,6 +125,21 @@ public final class ExportWriter implements AutoCloseable {
     }
     line.raw("}\n");
     line.drainIfFull(file);
+    if (++records % frameRecords == 0 && framed) {
+      endFrame();
+    }
+  }
+
+  /** Ends the compressed frame: the next record starts a new one, at the offset noted. */
+  private void endFrame() throws IOException {
+    line.drain(file);
+    file.flush(); // a zstd stream that closes its frame on flush, then the buffer under it
+    frames.add(new Frame(records, counted.count));
+  }
+
+  /** Where the frames after the first start (the first starts at 0, with the header line). */
+  public List<Frame> frames() {
+    return List.copyOf(frames);
   }
 
   /** Text, or base64 under {@code name + "Base64"} when the bytes are not plain UTF-8 text. */

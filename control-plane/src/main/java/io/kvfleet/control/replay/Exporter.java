@@ -59,7 +59,7 @@ public final class Exporter {
    * that are not events; without, those that are not JSON (the rest are decoded when replayed).
    */
   public record Summary(Path file, long records, long malformed, SortedMap<String, Long> byTopic, Instant first,
-      Instant last, long fileBytes, Duration elapsed, ExportHeader header) {}
+      Instant last, long fileBytes, Duration elapsed, ExportHeader header, List<ExportWriter.Frame> frames) {}
 
   /** Exports to {@code file}, drawing progress as it goes. */
   public static Summary export(Options options, Path file, Clock clock, boolean progress) {
@@ -76,6 +76,7 @@ public final class Exporter {
       var byTopic = new TreeMap<String, Long>();
       var times = new Instant[2];
       long fileBytes;
+      List<ExportWriter.Frame> frames;
       try (var writer = ExportWriter.create(file, header)) {
         log.read(consumed -> {
           var r = StoredRecord.of(consumed);
@@ -105,9 +106,10 @@ public final class Exporter {
         bar.done();
         writer.finish();
         fileBytes = writer.bytesWritten();
+        frames = writer.frames();
       }
       return new Summary(file, count[1], count[2], byTopic, times[0], times[1], fileBytes,
-          Duration.ofNanos(System.nanoTime() - started), header);
+          Duration.ofNanos(System.nanoTime() - started), header, frames);
     } catch (IOException | UncheckedIOException e) {
       Throwable why = e instanceof UncheckedIOException u ? u.getCause() : e;
       throw KvfleetException.badInput("cannot write " + file + ": " + why);
