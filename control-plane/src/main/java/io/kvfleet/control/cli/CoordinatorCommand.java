@@ -59,6 +59,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     ops.options();
     cluster.check();
     var vertx = cluster.joinCluster();
+    StartupMarks.mark("cluster-joined");
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC());
     var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded);
     if (group != null) {
@@ -70,6 +71,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     var opsServer = new io.kvfleet.control.ops.OpsServer(ops.options(), io.kvfleet.control.ops.OpsMetrics.registry());
     vertx.deployVerticle(coordinator.withWatcher(opsServer))
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    StartupMarks.mark("deployed");
     System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
     System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
         + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));

@@ -18,6 +18,7 @@ public final class Kvfleet implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    StartupMarks.mark("main");
     LogFile.init();
     System.exit(commandLine().execute(args));
   }

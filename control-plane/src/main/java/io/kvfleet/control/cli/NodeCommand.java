@@ -38,14 +38,17 @@ final class NodeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     cluster.check();
     var vertx = cluster.joinCluster();
+    StartupMarks.mark("cluster-joined");
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort);
     var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC());
     var dataPlane = EngineDataPlane.open(nodeId);
+    StartupMarks.mark("engine-probed");
     var agent = new NodeAgent(config, dataPlane, events);
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(io.kvfleet.control.ops.OpsMetrics.registry(), nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    StartupMarks.mark("deployed");
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
     System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

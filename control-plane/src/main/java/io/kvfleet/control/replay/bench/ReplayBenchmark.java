@@ -139,7 +139,7 @@ public final class ReplayBenchmark {
   }
 
   /** The 1, 5 and 15 minute load averages, as {@code /proc/loadavg} has them. */
-  static String loadAverage() {
+  public static String loadAverage() {
     try {
       String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
       return parts[0] + " " + parts[1] + " " + parts[2];
