@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
     description = "Control plane for moving KV cache and model state across an LLM inference fleet.",
     subcommands = {DemoCommand.class, TailCommand.class, KafkaCommand.class, CoordinatorCommand.class,
         NodeCommand.class, BenchCommand.class, ChaosCommand.class,
-        ExportCommand.class, ReplayCommand.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+        ExportCommand.class, ReplayCommand.class, ExplainCommand.class, AotTrainCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Kvfleet implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
