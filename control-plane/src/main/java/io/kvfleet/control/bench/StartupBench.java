@@ -25,7 +25,7 @@ public final class StartupBench {
   private StartupBench() {}
 
   /** What to start and how often. */
-  public record Settings(Path launcher, String bootstrapServers, int rounds) {}
+  public record Settings(Path launcher, String bootstrapServers, int rounds, boolean compareAot) {}
 
   /** One process's start: milliseconds from launch to each mark, in order, the ready line last. */
   public record Start(String role, Map<String, Long> marks) {
@@ -38,20 +38,32 @@ public final class StartupBench {
   public static List<Start> run(Settings settings, PrintStream out) throws Exception {
     var starts = new ArrayList<Start>();
     for (int round = 1; round <= settings.rounds(); round++) {
-      String cluster = "startup-bench-" + ProcessHandle.current().pid() + "-" + round;
+      for (boolean aot : settings.compareAot() ? new boolean[] {true, false} : new boolean[] {true}) {
+        startPair(settings, round, aot, starts, out);
+      }
+    }
+    return starts;
+  }
+
+  /** A coordinator, then an agent joining it; with {@code aot} false, started with {@code KVFLEET_AOT=off}. */
+  private static void startPair(Settings settings, int round, boolean aot, List<Start> starts, PrintStream out)
+      throws Exception {
+    String suffix = settings.compareAot() ? (aot ? " (AOT)" : " (no AOT)") : "";
+    {
+      String cluster = "startup-bench-" + ProcessHandle.current().pid() + "-" + round + (aot ? "a" : "n");
       int coordinatorPort = freePortRange();
-      var coordinator = launch(settings, "kvfleet-coordinator=ready", "coordinator", "--bootstrap-servers",
+      var coordinator = launch(settings, aot, "kvfleet-coordinator=ready", "coordinator", "--bootstrap-servers",
           settings.bootstrapServers(), "--cluster-name", cluster, "--cluster-port", "" + coordinatorPort,
           "--cluster-members", "127.0.0.1:" + coordinatorPort + "-" + (coordinatorPort + 9), "--id",
           "startup-coordinator-" + round);
       try {
-        starts.add(print(out, round, coordinator.start("coordinator")));
+        starts.add(print(out, round, coordinator.start("coordinator" + suffix)));
         int agentPort = freePortRange();
-        var agent = launch(settings, "kvfleet-node-api=", "node", "--id", "startup-node-" + round,
+        var agent = launch(settings, aot, "kvfleet-node-api=", "node", "--id", "startup-node-" + round,
             "--bootstrap-servers", settings.bootstrapServers(), "--cluster-name", cluster, "--cluster-port",
             "" + agentPort, "--cluster-members", "127.0.0.1:" + coordinatorPort + "-" + (coordinatorPort + 9));
         try {
-          starts.add(print(out, round, agent.start("node agent")));
+          starts.add(print(out, round, agent.start("node agent" + suffix)));
         } finally {
           agent.stop();
         }
@@ -59,7 +71,6 @@ public final class StartupBench {
         coordinator.stop();
       }
     }
-    return starts;
   }
 
   private static Start print(PrintStream out, int round, Start start) {
@@ -69,7 +80,7 @@ public final class StartupBench {
       parts.append(String.format("  %s +%,d", e.getKey(), e.getValue() - before));
       before = e.getValue();
     }
-    out.printf("round %d %-12s ready in %,6d ms:%s%n", round, start.role(), start.ready(), parts);
+    out.printf("round %d %-23s ready in %,6d ms:%s%n", round, start.role(), start.ready(), parts);
     return start;
   }
 
@@ -98,12 +109,15 @@ public final class StartupBench {
     throw new IOException("no range of 10 free ports found");
   }
 
-  private static Launched launch(Settings settings, String readyLine, String... args) throws IOException {
+  private static Launched launch(Settings settings, boolean aot, String readyLine, String... args) throws IOException {
     var command = new ArrayList<String>();
     command.add(settings.launcher().toString());
     command.addAll(List.of(args));
     var builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("KVFLEET_STARTUP_MARKS", "1");
+    if (!aot) {
+      builder.environment().put("KVFLEET_AOT", "off");
+    }
     long launched = System.currentTimeMillis();
     return new Launched(builder.start(), launched, readyLine);
   }

@@ -18,6 +18,10 @@ final class BenchStartupCommand implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "3", description = "Rounds (default: ${DEFAULT-VALUE})")
   int rounds;
 
+  @Option(names = "--compare-aot", description = "Each round starts both twice: with the launcher's AOT cache "
+      + "('./kvfleet aot') and without it (KVFLEET_AOT=off), alternating")
+  boolean compareAot;
+
   @Option(names = "--launcher", defaultValue = "./kvfleet", description = "The launcher to start them with (default: "
       + "${DEFAULT-VALUE}; its AOT cache, if built, is used as a user's start would use it)")
   Path launcher;
@@ -32,11 +36,13 @@ final class BenchStartupCommand implements Callable<Integer> {
       FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
       System.out.println("kvfleet bench startup: broker at " + kafka.bootstrapServers() + ", launcher " + launcher
           + ", load average " + io.kvfleet.control.replay.bench.ReplayBenchmark.loadAverage());
-      var starts = StartupBench.run(new StartupBench.Settings(launcher, kafka.bootstrapServers(), rounds), System.out);
-      for (String role : new String[] {"coordinator", "node agent"}) {
+      var starts = StartupBench.run(new StartupBench.Settings(launcher, kafka.bootstrapServers(), rounds, compareAot), System.out);
+      var roles = compareAot ? new String[] {"coordinator (AOT)", "coordinator (no AOT)", "node agent (AOT)",
+          "node agent (no AOT)"} : new String[] {"coordinator", "node agent"};
+      for (String role : roles) {
         var ready = starts.stream().filter(s -> s.role().equals(role)).mapToLong(s -> s.marks().get("ready")).sorted()
             .toArray();
-        System.out.printf("%-12s ready: best %,d ms, median %,d ms over %d rounds (target < 3,000 ms on an idle "
+        System.out.printf("%-21s ready: best %,d ms, median %,d ms over %d rounds (target < 3,000 ms on an idle "
             + "machine)%n", role, ready[0], ready[ready.length / 2], ready.length);
       }
       System.out.println("load average after: " + io.kvfleet.control.replay.bench.ReplayBenchmark.loadAverage());

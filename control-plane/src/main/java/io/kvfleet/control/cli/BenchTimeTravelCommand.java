@@ -23,6 +23,10 @@ final class BenchTimeTravelCommand implements Callable<Integer> {
       + "coordinator's (default: ${DEFAULT-VALUE})")
   Duration keepEnded;
 
+  @Option(names = "--reuse", description = "Keep the export and snapshots a run left in --work-dir, if any, and time "
+      + "only the replays")
+  boolean reuse;
+
   @Option(names = "--work-dir", description = "Where the export and its snapshots go (default: a temporary folder)")
   Path workDir;
 
@@ -30,6 +34,6 @@ final class BenchTimeTravelCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Path dir = workDir != null ? workDir : Files.createTempDirectory("kvfleet-bench-timetravel-");
     System.out.println("kvfleet bench timetravel: work folder " + dir);
-    return TimeTravelBenchmark.run(new TimeTravelBenchmark.Settings(events, every, keepEnded, dir), System.out) ? 0 : 1;
+    return TimeTravelBenchmark.run(new TimeTravelBenchmark.Settings(events, every, keepEnded, dir, reuse), System.out) ? 0 : 1;
   }
 }

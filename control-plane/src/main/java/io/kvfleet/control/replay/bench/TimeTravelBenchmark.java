@@ -27,7 +27,7 @@ public final class TimeTravelBenchmark {
   private TimeTravelBenchmark() {}
 
   /** How big and where. */
-  public record Settings(long events, long every, Duration keepEnded, Path workDir) {}
+  public record Settings(long events, long every, Duration keepEnded, Path workDir, boolean reuse) {}
 
   /** Shares of the log at which a T falls; 0.1 is a snapshot's own last record when every is a tenth. */
   static final double[] AT = {0.0004, 0.05, 0.1, 0.1001, 0.35, 0.5, 0.7, 0.9, 0.9999, 1.2};
@@ -39,18 +39,23 @@ public final class TimeTravelBenchmark {
     Instant start = Instant.parse("2026-06-01T00:00:00Z");
     out.printf("load average before: %s%n", ReplayBenchmark.loadAverage());
     long t0 = System.nanoTime();
-    var frames = SyntheticExport.write(file, settings.events(), start, io.kvfleet.control.replay.ExportWriter.FRAME_RECORDS);
-    out.printf("wrote %,d events to %s (%,d bytes) in %.1f s%n", settings.events(), file, Files.size(file),
-        (System.nanoTime() - t0) / 1e9);
-    t0 = System.nanoTime();
     var keep = Optional.of(settings.keepEnded());
-    var snapshots = ExportSnapshots.write(file, frames, settings.every(), keep);
-    long bytes = 0;
-    for (Path p : snapshots) {
-      bytes += Files.size(p);
+    if (settings.reuse() && Files.exists(file) && Files.isDirectory(ExportSnapshots.dirOf(file))) {
+      out.printf("reusing %s (%,d bytes) and the snapshots beside it%n", file, Files.size(file));
+    } else {
+      var frames = SyntheticExport.write(file, settings.events(), start,
+          io.kvfleet.control.replay.ExportWriter.FRAME_RECORDS);
+      out.printf("wrote %,d events to %s (%,d bytes) in %.1f s%n", settings.events(), file, Files.size(file),
+          (System.nanoTime() - t0) / 1e9);
+      t0 = System.nanoTime();
+      var snapshots = ExportSnapshots.write(file, frames, settings.every(), keep);
+      long bytes = 0;
+      for (Path p : snapshots) {
+        bytes += Files.size(p);
+      }
+      out.printf("wrote %d snapshots (%,d bytes in all) beside it in %.1f s, keeping ended transfers %s%n",
+          snapshots.size(), bytes, (System.nanoTime() - t0) / 1e9, settings.keepEnded());
     }
-    out.printf("wrote %d snapshots (%,d bytes in all) beside it in %.1f s, keeping ended transfers %s%n",
-        snapshots.size(), bytes, (System.nanoTime() - t0) / 1e9, settings.keepEnded());
 
     var times = new ArrayList<Instant>();
     for (double share : AT) {
