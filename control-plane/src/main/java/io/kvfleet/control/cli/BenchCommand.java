@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks, each beside its reference in the same run (see BENCHMARKS.md).",
     subcommands = {BenchEngineCommand.class, BenchFleetCommand.class, BenchReplayCommand.class,
-        BenchRequestCommand.class})
+        BenchRequestCommand.class, BenchStartupCommand.class, BenchTimeTravelCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -21,6 +21,10 @@ final class BenchReplayCommand implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "2", description = "Measured rounds of each reading; the best counts (default: ${DEFAULT-VALUE})")
   int rounds;
 
+  @Option(names = "--measure", split = ",", description = "Only these parts: ${COMPLETION-CANDIDATES} (default: all; "
+      + "the export is written in any case)")
+  java.util.Set<ReplayBenchmark.Part> parts = java.util.EnumSet.noneOf(ReplayBenchmark.Part.class);
+
   @Option(names = "--work-dir", description = "Where the export and the snapshots go (default: a temporary folder)")
   Path workDir;
 
@@ -32,7 +36,7 @@ final class BenchReplayCommand implements Callable<Integer> {
       FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
       System.out.println("kvfleet bench replay: embedded single-node KRaft broker in this JVM at "
           + kafka.bootstrapServers() + "; work folder " + dir);
-      ReplayBenchmark.run(kafka.bootstrapServers(), new ReplayBenchmark.Settings(events, dir, rounds), System.out);
+      ReplayBenchmark.run(kafka.bootstrapServers(), new ReplayBenchmark.Settings(events, dir, rounds, parts), System.out);
     }
     return 0;
   }

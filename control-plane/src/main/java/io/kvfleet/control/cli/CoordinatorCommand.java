@@ -62,6 +62,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     var signing = trust.signing("coordinator " + coordinatorId);
     cluster.check();
     var vertx = cluster.joinCluster();
+    StartupMarks.mark("cluster-joined");
     var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
         EventPublisher.DEFAULT_CAPACITY, signing.key());
     var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded)
@@ -75,6 +76,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     var opsServer = new io.kvfleet.control.ops.OpsServer(ops.options(), io.kvfleet.control.ops.OpsMetrics.registry());
     vertx.deployVerticle(coordinator.withWatcher(opsServer))
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    StartupMarks.mark("deployed");
     System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
     System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
         + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));

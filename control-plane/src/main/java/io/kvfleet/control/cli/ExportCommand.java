@@ -47,6 +47,16 @@ final class ExportCommand implements Callable<Integer> {
   @Option(names = "--node", description = "Only records about this node: its life, its regions, its transfers either way")
   String node;
 
+  @Option(names = "--snapshots-every", description = "Then fold the export and keep a snapshot of the state beside it "
+      + "(in <output>.snapshots/) every this many records, so 'replay --until' starts from the newest one before its "
+      + "time; e.g. 1000000 (default: none)")
+  long snapshotsEvery;
+
+  @Option(names = "--keep-ended", description = "With --snapshots-every: the snapshots' fold forgets a transfer this "
+      + "long after it ended, as a coordinator with the same --keep-ended (default: 10m); 'replay --until' uses them "
+      + "when it is given the same --keep-ended")
+  java.time.Duration keepEnded;
+
   @Option(names = "--json", description = "Print the summary as JSON")
   boolean json;
 
@@ -64,7 +74,17 @@ final class ExportCommand implements Callable<Integer> {
       if (folder != null && !java.nio.file.Files.isDirectory(folder)) {
         throw KvfleetException.badInput("cannot write " + output + ": its folder does not exist");
       }
+      if (keepEnded != null && snapshotsEvery <= 0) {
+        throw new IllegalArgumentException("--keep-ended is the window of the snapshots: give --snapshots-every too");
+      }
       var summary = Exporter.export(options, output, Clock.systemUTC(), !json);
+      if (snapshotsEvery > 0) {
+        var window = keepEnded == null ? java.time.Duration.ofMinutes(10) : keepEnded;
+        var written = io.kvfleet.control.replay.ExportSnapshots.write(output, summary.frames(), snapshotsEvery,
+            java.util.Optional.of(window));
+        System.err.printf("kvfleet export: %d snapshots (every %,d records, ended transfers kept %s) in %s%n",
+            written.size(), snapshotsEvery, window, io.kvfleet.control.replay.ExportSnapshots.dirOf(output));
+      }
       if (json) {
         System.out.println(ReplayJson.pretty(summary));
       } else {

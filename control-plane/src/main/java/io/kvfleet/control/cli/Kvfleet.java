@@ -13,12 +13,13 @@ import picocli.CommandLine.Command;
     description = "Control plane for moving KV cache and model state across an LLM inference fleet.",
     subcommands = {DemoCommand.class, TailCommand.class, KafkaCommand.class, CoordinatorCommand.class,
         NodeCommand.class, BenchCommand.class, ChaosCommand.class,
-        ExportCommand.class, ReplayCommand.class, ExplainCommand.class, KeysCommand.class,
+        ExportCommand.class, ReplayCommand.class, ExplainCommand.class, KeysCommand.class, AotTrainCommand.class,
         CommandLine.HelpCommand.class})
 public final class Kvfleet implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    StartupMarks.mark("main");
     LogFile.init();
     System.exit(commandLine().execute(args));
   }

@@ -57,18 +57,21 @@ final class NodeCommand implements Callable<Integer> {
     var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();
     var vertx = cluster.joinCluster();
+    StartupMarks.mark("cluster-joined");
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort, signing);
     var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
         EventPublisher.DEFAULT_CAPACITY, signing.key());
     String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
     var dataPlane = EngineDataPlane.open(nodeId, devices);
+    StartupMarks.mark("engine-probed");
     var agent = new NodeAgent(config, dataPlane, events).withApiToken(token);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();
     io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    StartupMarks.mark("deployed");
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
     System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
     System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());

@@ -3,9 +3,11 @@ package io.kvfleet.control.cli;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ReplayJson;
 import io.kvfleet.control.coordinator.SnapshotStore;
+import io.kvfleet.control.replay.ExportSnapshots;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.control.replay.ReplayText;
 import io.kvfleet.control.replay.SnapshotCheck;
+import io.kvfleet.control.replay.TimeTravel;
 import io.kvfleet.control.replay.TimelineLine;
 import io.kvfleet.events.replay.AnomalyReport;
 import io.kvfleet.events.replay.LogPosition;
@@ -60,6 +62,10 @@ final class ReplayCommand implements Callable<Integer> {
       + "--check-snapshot, the snapshot's window)")
   java.time.Duration keepEnded;
 
+  @Option(names = "--no-snapshots", description = "With --until on an export: fold from its start even if snapshots "
+      + "beside it (export --snapshots-every) would let the replay start later")
+  boolean noSnapshots;
+
   @Option(names = "--max-anomalies", defaultValue = "50", description = "Anomalies listed in text (default: ${DEFAULT-VALUE})")
   int maxAnomalies;
 
@@ -101,25 +107,34 @@ final class ReplayCommand implements Callable<Integer> {
         started = String.format("Started from snapshot %s: %,d events folded by %s up to %s%n", fromSnapshot,
             snapshot.header().applied(), snapshot.header().coordinatorId(), skip);
       }
-      var replay = new Replay(start, options);
-      Map<String, Long> covered = skip;
-      ReplayRunner.read(from.source(), r -> r.position().offset() < covered.getOrDefault(r.position().partitionKey(), 0L)
-          || replay.accept(r), true);
-      var result = replay.finish();
+      io.kvfleet.events.replay.ReplayResult result;
+      long before = 0;
+      if (usesExportSnapshots()) {
+        var travel = TimeTravel.replay(from.file, options, java.util.Optional.ofNullable(keepEnded), true);
+        result = travel.replay();
+        before = travel.start().recordsBefore();
+        started = travelled(travel.start());
+      } else {
+        var replay = new Replay(start, options);
+        Map<String, Long> covered = skip;
+        ReplayRunner.read(from.source(), r -> r.position().offset() < covered.getOrDefault(r.position().partitionKey(), 0L)
+            || replay.accept(r), true);
+        result = replay.finish();
+      }
       if (json) {
-        System.out.println(ReplayJson.pretty(new Output(from.source().describe(), result.records(), result.malformed(),
+        System.out.println(ReplayJson.pretty(new Output(from.source().describe(), before + result.records(), result.malformed(),
             result.stoppedEarly(), result.report(), result.anomalies(), timeline ? lines : null)));
       } else {
         if (timeline) {
           System.out.println();
         }
         System.out.print(started);
-        System.out.printf("Replayed %,d records (%,d malformed) from %s%s%n", result.records(), result.malformed(),
+        System.out.printf("Replayed %,d records (%,d malformed) from %s%s%n", before + result.records(), result.malformed(),
             from.source().describe(), result.stoppedEarly() ? ", stopped at " + result.lastPosition()
                 .map(LogPosition::toString).orElse("the start") + " (--until " + until + ")" : "");
         if (until != null && !result.stoppedEarly()) {
           System.out.println("(--until " + until + " was not reached: this is the state at the end of the log)");
-        } else if (until != null && result.records() == 0) {
+        } else if (until != null && before + result.records() == 0) {
           System.out.println("(--until " + until + " comes before the log's first record: nothing was folded)");
         }
         ReplayText.state(result.report(), System.out);
@@ -130,6 +145,24 @@ final class ReplayCommand implements Callable<Integer> {
       System.err.println("kvfleet replay: " + e.getMessage());
       return 2;
     }
+  }
+
+  /** Whether this replay may start from a snapshot beside the export: an --until, and nothing that needs every record. */
+  private boolean usesExportSnapshots() {
+    return from.file != null && until != null && !noSnapshots && fromSnapshot == null && !timeline
+        && java.nio.file.Files.isDirectory(ExportSnapshots.dirOf(from.file));
+  }
+
+  private String travelled(TimeTravel.Start start) {
+    var text = new StringBuilder();
+    start.skipped().forEach(s -> text.append("snapshot skipped: ").append(s).append('\n'));
+    String window = keepEnded == null ? "kept for ever" : "forgotten " + keepEnded + " after they ended";
+    start.snapshot().ifPresentOrElse(s -> text.append(String.format("Started from snapshot %s: the state after the "
+        + "export's first %,d records (ended transfers %s); anomalies are those of the records after it%n", s.file(),
+        s.header().records(), window)), () -> text.append(String.format("No snapshot beside the export comes before "
+        + "--until %s with ended transfers %s: folded from the start (export --keep-ended and replay --keep-ended must "
+        + "agree)%n", until, window)));
+    return text.toString();
   }
 
   private int check() {

@@ -44,7 +44,9 @@ public enum Compression {
   /** The compressed stream over {@code file}, at the fastest level (an operator waits for it). */
   OutputStream compress(OutputStream file) throws IOException {
     return switch (this) {
-      case ZSTD -> new ZstdOutputStreamNoFinalizer(file, 1);
+      // One zstd worker thread compresses while the caller reads the next records from Kafka.
+      // Flushing ends a frame, so a replay can start at one (ExportWriter.Frame).
+      case ZSTD -> new ZstdOutputStreamNoFinalizer(file, 1).setWorkers(1).setCloseFrameOnFlush(true);
       case GZIP -> new GZIPOutputStream(file, BUFFER) {
         {
           def.setLevel(Deflater.BEST_SPEED);

@@ -48,6 +48,14 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
+  private ExportReader(Path path, ExportHeader header, InputStream in, long linesBefore) {
+    this.path = path;
+    this.header = header;
+    this.in = in;
+    this.lines = new Lines(in);
+    this.line = linesBefore;
+  }
+
   /** Opens an export and reads its header. */
   public static ExportReader open(Path path) {
     if (!Files.isReadable(path)) {
@@ -57,6 +65,30 @@ public final class ExportReader implements AutoCloseable {
       return new ExportReader(path);
     } catch (IOException e) {
       throw KvfleetException.badInput("cannot read " + path + " as a kvfleet export: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Opens an export at a frame ({@link ExportWriter#frames}): its header is read from the start,
+   * its records from the frame on. A frame at offset 0 is the start of the file.
+   */
+  public static ExportReader openAt(Path path, ExportWriter.Frame frame) {
+    var start = open(path);
+    if (frame.offset() == 0) {
+      return start;
+    }
+    try {
+      start.close();
+      var file = Files.newInputStream(path);
+      try {
+        file.skipNBytes(frame.offset());
+        return new ExportReader(path, start.header, Compression.decompress(file, path), frame.recordsBefore() + 1);
+      } catch (IOException | RuntimeException e) {
+        file.close();
+        throw e;
+      }
+    } catch (IOException e) {
+      throw KvfleetException.badInput("cannot read " + path + " from byte " + frame.offset() + ": " + e.getMessage());
     }
   }
 

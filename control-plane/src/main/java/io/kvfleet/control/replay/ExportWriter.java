@@ -1,7 +1,5 @@
 package io.kvfleet.control.replay;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.kvfleet.control.ReplayJson;
 import io.kvfleet.events.codec.Decoded;
 import java.io.BufferedOutputStream;
@@ -11,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Base64;
 
 /**
@@ -24,25 +24,38 @@ public final class ExportWriter implements AutoCloseable {
   private final Path path;
   private final Path partial;
   private final OutputStream file;
-  private final JsonGenerator json;
+  private final LineBuffer line = new LineBuffer();
   private final CountingOutputStream counted;
+  private final boolean framed;
+  private final int frameRecords;
+  private final List<Frame> frames = new ArrayList<>();
+  private long records;
   private boolean finished;
 
-  private ExportWriter(Path path) throws IOException {
+  /** Records per zstd frame: where a replay can start reading without decompressing what comes before. */
+  public static final int FRAME_RECORDS = 100_000;
+
+  /**
+   * Where a compressed frame starts: the records before it and its byte offset in the file. A zstd
+   * export is a series of frames, one every {@link #FRAME_RECORDS} records; a gzip one has only the first.
+   */
+  public record Frame(long recordsBefore, long offset) {}
+
+  private ExportWriter(Path path, int frameRecords) throws IOException {
     var compression = Compression.forName(path);
+    this.framed = compression == Compression.ZSTD;
+    this.frameRecords = frameRecords;
     this.path = path;
     // Written beside its name and renamed when finished: an export cut short never looks whole.
     this.partial = path.resolveSibling(path.getFileName() + ".partial");
     counted = new CountingOutputStream(Files.newOutputStream(partial));
     try {
       file = compression.compress(new BufferedOutputStream(counted, 1 << 16));
-      json = ReplayJson.mapper().getFactory().createGenerator(file, JsonEncoding.UTF8);
     } catch (IOException | RuntimeException e) {
       counted.close();
       Files.deleteIfExists(partial);
       throw e;
     }
-    json.setRootValueSeparator(null);
   }
 
   /**
@@ -50,11 +63,15 @@ public final class ExportWriter implements AutoCloseable {
    * header. Until then the records go to {@code path.partial}.
    */
   public static ExportWriter create(Path path, ExportHeader header) throws IOException {
-    var writer = new ExportWriter(path);
+    return create(path, header, FRAME_RECORDS);
+  }
+
+  /** {@link #create(Path, ExportHeader)} with a frame every {@code frameRecords} records (tests use small ones). */
+  public static ExportWriter create(Path path, ExportHeader header, int frameRecords) throws IOException {
+    var writer = new ExportWriter(path, frameRecords);
     try {
-      writer.json.writeRaw(ReplayJson.line(header));
-      writer.json.writeRaw('\n');
-    } catch (IOException | RuntimeException e) {
+      writer.line.bytes(ReplayJson.line(header).getBytes(StandardCharsets.UTF_8)).raw("\n");
+    } catch (RuntimeException e) {
       writer.close(); // not finished: the partial file goes
       throw e;
     }
@@ -63,61 +80,81 @@ public final class ExportWriter implements AutoCloseable {
 
   /** Appends one record; {@code decoded} is what its value decoded to. */
   public void write(StoredRecord r, Decoded decoded) throws IOException {
-    json.writeStartObject();
-    json.writeStringField("topic", r.topic());
-    json.writeNumberField("partition", r.partition());
-    json.writeNumberField("offset", r.offset());
-    json.writeNumberField("timestamp", r.timestamp());
-    bytes("key", r.key());
-    json.writeArrayFieldStart("headers");
-    for (var h : r.headers()) {
-      json.writeStartObject();
-      json.writeStringField("name", h.name());
-      bytes("value", h.value());
-      json.writeEndObject();
-    }
-    json.writeEndArray();
-    value(r.value(), decoded);
-    json.writeEndObject();
-    json.writeRaw('\n');
+    boolean event = decoded instanceof Decoded.Event && r.value() != null && JsonCheck.isObject(r.value());
+    line(r, event, decoded instanceof Decoded.Malformed m ? m.reason() : null);
   }
 
-  private void value(byte[] value, Decoded decoded) throws IOException {
+  /**
+   * Appends one record without decoding its value: embedded when it is one JSON object on one line,
+   * base64 otherwise (whether it was embedded is returned). Whether it is an event is left to the
+   * replay, which decodes it anyway; this is what lets an export keep up with a plain consumer.
+   */
+  public boolean write(StoredRecord r) throws IOException {
+    byte[] value = r.value();
+    boolean json = value != null && JsonCheck.isObject(value);
+    line(r, json, value == null ? "empty record" : json ? null : NOT_JSON);
+    return json;
+  }
+
+  /** The reason {@link #write(StoredRecord)} gives a value it keeps as base64. */
+  public static final String NOT_JSON = "not one JSON object on one line";
+
+  private void line(StoredRecord r, boolean embed, String malformed) throws IOException {
+    line.raw("{\"topic\":").string(r.topic()).raw(",\"partition\":").number(r.partition())
+        .raw(",\"offset\":").number(r.offset()).raw(",\"timestamp\":").number(r.timestamp()).raw(",");
+    bytes("key", r.key());
+    line.raw(",\"headers\":[");
+    boolean first = true;
+    for (var h : r.headers()) {
+      line.raw(first ? "{\"name\":" : ",{\"name\":").string(h.name()).raw(",");
+      bytes("value", h.value());
+      line.raw("}");
+      first = false;
+    }
+    line.raw("],");
+    byte[] value = r.value();
     if (value == null) {
-      json.writeNullField("value");
-    } else if (decoded instanceof Decoded.Event && isPlainUtf8Line(value)) {
-      json.writeFieldName("value");
-      json.writeRawValue(new String(value, StandardCharsets.UTF_8));
+      line.raw("\"value\":null");
+    } else if (embed) {
+      line.raw("\"value\":").bytes(value);
     } else {
-      json.writeStringField("valueBase64", Base64.getEncoder().encodeToString(value));
+      line.raw("\"valueBase64\":\"").bytes(Base64.getEncoder().encode(value)).raw("\"");
     }
-    if (decoded instanceof Decoded.Malformed m) {
-      json.writeStringField("malformed", m.reason());
+    if (malformed != null) {
+      line.raw(",\"malformed\":").string(malformed);
     }
+    line.raw("}\n");
+    line.drainIfFull(file);
+    if (++records % frameRecords == 0 && framed) {
+      endFrame();
+    }
+  }
+
+  /** Ends the compressed frame: the next record starts a new one, at the offset noted. */
+  private void endFrame() throws IOException {
+    line.drain(file);
+    file.flush(); // a zstd stream that closes its frame on flush, then the buffer under it
+    frames.add(new Frame(records, counted.count));
+  }
+
+  /** Where the frames after the first start (the first starts at 0, with the header line). */
+  public List<Frame> frames() {
+    return List.copyOf(frames);
   }
 
   /** Text, or base64 under {@code name + "Base64"} when the bytes are not plain UTF-8 text. */
-  private void bytes(String name, byte[] bytes) throws IOException {
+  private void bytes(String name, byte[] bytes) {
     if (bytes == null) {
-      json.writeNullField(name);
+      line.raw("\"").raw(name).raw("\":null");
     } else if (isUtf8(bytes)) {
-      json.writeStringField(name, new String(bytes, StandardCharsets.UTF_8));
+      line.raw("\"").raw(name).raw("\":").string(new String(bytes, StandardCharsets.UTF_8));
     } else {
-      json.writeStringField(name + "Base64", Base64.getEncoder().encodeToString(bytes));
+      line.raw("\"").raw(name).raw("Base64\":\"").bytes(Base64.getEncoder().encode(bytes)).raw("\"");
     }
   }
 
   private static boolean isUtf8(byte[] bytes) {
     return Arrays.equals(new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8), bytes);
-  }
-
-  private static boolean isPlainUtf8Line(byte[] bytes) {
-    for (byte b : bytes) {
-      if (b == '\n' || b == '\r') {
-        return false;
-      }
-    }
-    return isUtf8(bytes);
   }
 
   /**
@@ -128,7 +165,7 @@ public final class ExportWriter implements AutoCloseable {
     if (finished) {
       return;
     }
-    json.close();
+    line.drain(file);
     file.close();
     Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     finished = true;
@@ -144,7 +181,7 @@ public final class ExportWriter implements AutoCloseable {
   public void close() throws IOException {
     if (!finished) {
       try {
-        json.close(); // and the streams under it
+        file.close(); // and the streams under it
       } finally {
         counted.close(); // the file itself, even if the compressor failed; closing twice does nothing
         Files.deleteIfExists(partial);

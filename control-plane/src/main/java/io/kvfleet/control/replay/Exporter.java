@@ -54,9 +54,12 @@ public final class Exporter {
     }
   }
 
-  /** What an export wrote. */
+  /**
+   * What an export wrote. {@code malformed} counts the values kept as base64: with {@code node}, those
+   * that are not events; without, those that are not JSON (the rest are decoded when replayed).
+   */
   public record Summary(Path file, long records, long malformed, SortedMap<String, Long> byTopic, Instant first,
-      Instant last, long fileBytes, Duration elapsed, ExportHeader header) {}
+      Instant last, long fileBytes, Duration elapsed, ExportHeader header, List<ExportWriter.Frame> frames) {}
 
   /** Exports to {@code file}, drawing progress as it goes. */
   public static Summary export(Options options, Path file, Clock clock, boolean progress) {
@@ -73,6 +76,7 @@ public final class Exporter {
       var byTopic = new TreeMap<String, Long>();
       var times = new Instant[2];
       long fileBytes;
+      List<ExportWriter.Frame> frames;
       try (var writer = ExportWriter.create(file, header)) {
         log.read(consumed -> {
           var r = StoredRecord.of(consumed);
@@ -80,13 +84,19 @@ public final class Exporter {
           if (!inTime(options, r.timestamp())) {
             return true;
           }
-          Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0]) : codec.decode(r.value());
-          if (nodeFilter != null && !nodeFilter.keeps(r.keyText(), decoded)) {
-            return true;
+          if (nodeFilter == null) {
+            // No node to pick out: nothing needs the event, so the value is checked as JSON, not decoded.
+            count[2] += write(writer, r) ? 0 : 1;
+          } else {
+            Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0])
+                : codec.decode(r.value());
+            if (!nodeFilter.keeps(r.keyText(), decoded)) {
+              return true;
+            }
+            write(writer, r, decoded);
+            count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
           }
-          write(writer, r, decoded);
           count[1]++;
-          count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
           byTopic.merge(r.topic(), 1L, Long::sum);
           Instant at = Instant.ofEpochMilli(r.timestamp());
           times[0] = times[0] == null ? at : times[0];
@@ -96,9 +106,10 @@ public final class Exporter {
         bar.done();
         writer.finish();
         fileBytes = writer.bytesWritten();
+        frames = writer.frames();
       }
       return new Summary(file, count[1], count[2], byTopic, times[0], times[1], fileBytes,
-          Duration.ofNanos(System.nanoTime() - started), header);
+          Duration.ofNanos(System.nanoTime() - started), header, frames);
     } catch (IOException | UncheckedIOException e) {
       Throwable why = e instanceof UncheckedIOException u ? u.getCause() : e;
       throw KvfleetException.badInput("cannot write " + file + ": " + why);
@@ -108,6 +119,15 @@ public final class Exporter {
   private static boolean inTime(Options options, long timestamp) {
     return (options.since() == null || timestamp >= options.since().toEpochMilli())
         && (options.until() == null || timestamp <= options.until().toEpochMilli());
+  }
+
+  /** Writes {@code r} undecoded; whether its value was embedded as JSON. */
+  private static boolean write(ExportWriter writer, StoredRecord r) {
+    try {
+      return writer.write(r);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static void write(ExportWriter writer, StoredRecord r, Decoded decoded) {

@@ -60,6 +60,28 @@ public final class ReplayRunner {
     }
   }
 
+  /**
+   * {@link #read} of an export from a frame on ({@link ExportWriter#frames}), leaving out the first
+   * {@code skip} records of that frame undecoded: the records after a snapshot ({@link TimeTravel}).
+   */
+  public static void readFrom(java.nio.file.Path export, ExportWriter.Frame frame, long skip,
+      Predicate<LogRecord> sink, boolean progress) {
+    try (var pipeline = new DecodePipeline(DECODE_THREADS, sink); var reader = ExportReader.openAt(export, frame)) {
+      var bar = progress ? Progress.onConsole("replay", 0) : Progress.none();
+      long n = 0;
+      for (StoredRecord r = reader.next(); r != null; r = reader.next()) {
+        bar.update(++n);
+        if (n > skip && !pipeline.accept(r)) {
+          break;
+        }
+      }
+      bar.done();
+      pipeline.finish();
+    } catch (IOException e) {
+      throw KvfleetException.badInput("cannot read the export: " + e.getMessage());
+    }
+  }
+
   /** Hands every stored record of the source to {@code sink} in replay order, until it says false. */
   private static void stored(LogSource source, Predicate<StoredRecord> sink, boolean progress) {
     switch (source) {

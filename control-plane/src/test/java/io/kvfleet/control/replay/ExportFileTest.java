@@ -106,6 +106,73 @@ class ExportFileTest {
   }
 
   @Test
+  void writesAnUndecodedValueAsJsonOnlyWhenItIsOneObjectSoNoValueAddsFieldsToItsLine() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_JOINED)));
+    byte[] injected = "{}, \"topic\":\"kvfleet.evil\", \"offset\":99".getBytes(StandardCharsets.UTF_8);
+    byte[] notAnEvent = "{\"specversion\":\"1.0\"}".getBytes(StandardCharsets.UTF_8);
+    var written = List.of(record(0, "k".getBytes(), event), record(1, "k".getBytes(), injected),
+        record(2, "k".getBytes(), notAnEvent), record(3, null, null));
+    Path file = dir.resolve("undecoded.jsonl.zst");
+    try (var writer = ExportWriter.create(file, header())) {
+      for (var r : written) {
+        writer.write(r);
+      }
+      writer.finish();
+    }
+
+    var read = readAll(file);
+
+    assertThat(read).hasSize(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(read.get(i).position()).isEqualTo(written.get(i).position());
+      assertThat(read.get(i).value()).isEqualTo(written.get(i).value());
+    }
+    assertThat(read.get(1).topic()).isEqualTo(Topics.NODES);
+    assertThat(read.get(2).decode(CODEC).value()).isInstanceOf(Decoded.Malformed.class);
+  }
+
+  @Test
+  void writesTheLineJacksonsGeneratorWrites() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
+    var r = new StoredRecord(Topics.TRANSFERS, 2, 41, 1_748_779_200_123L, new byte[] {(byte) 0xc3, 0x28},
+        List.of(new StoredRecord.Header("content-type", "a\"b\\c\u0001é".getBytes(StandardCharsets.UTF_8)),
+            new StoredRecord.Header("n", null)), event);
+    Path file = dir.resolve("line.jsonl.gz");
+    try (var writer = ExportWriter.create(file, header())) {
+      writer.write(r);
+      writer.finish();
+    }
+    String line;
+    try (var in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(file))) {
+      line = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList().get(1);
+    }
+
+    var expected = new java.io.StringWriter();
+    try (var json = io.kvfleet.control.ReplayJson.mapper().getFactory().createGenerator(expected)) {
+      json.writeStartObject();
+      json.writeStringField("topic", r.topic());
+      json.writeNumberField("partition", r.partition());
+      json.writeNumberField("offset", r.offset());
+      json.writeNumberField("timestamp", r.timestamp());
+      json.writeStringField("keyBase64", java.util.Base64.getEncoder().encodeToString(r.key()));
+      json.writeArrayFieldStart("headers");
+      json.writeStartObject();
+      json.writeStringField("name", "content-type");
+      json.writeStringField("value", "a\"b\\c\u0001é");
+      json.writeEndObject();
+      json.writeStartObject();
+      json.writeStringField("name", "n");
+      json.writeNullField("value");
+      json.writeEndObject();
+      json.writeEndArray();
+      json.writeFieldName("value");
+      json.writeRawValue(new String(event, StandardCharsets.UTF_8));
+      json.writeEndObject();
+    }
+    assertThat(line).isEqualTo(expected.toString());
+  }
+
+  @Test
   void readsTheHeaderAndManyRecordsAcrossBufferBoundaries() throws Exception {
     byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
     Path file = dir.resolve("many.jsonl.zst");

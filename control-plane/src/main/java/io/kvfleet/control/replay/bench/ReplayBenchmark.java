@@ -13,10 +13,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -32,63 +33,121 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class ReplayBenchmark {
   private ReplayBenchmark() {}
 
-  /** How big and where. */
-  public record Settings(int events, Path workDir, int rounds) {}
+  /** The parts of the benchmark, each measured only when asked for. */
+  public enum Part {
+    /** {@code kvfleet export} beside a plain consumer. */
+    EXPORT,
+    /** Folding the export. */
+    FILE,
+    /** {@code kvfleet replay} from Kafka beside a plain consumer. */
+    KAFKA,
+    /** A coordinator's cold start and restart from a snapshot. */
+    RESTART
+  }
 
-  /** Runs every measurement against empty fleet topics at {@code bootstrapServers}. */
+  /** How big, where and what. */
+  public record Settings(int events, Path workDir, int rounds, Set<Part> parts) {
+    public Settings {
+      parts = parts.isEmpty() ? EnumSet.allOf(Part.class) : EnumSet.copyOf(parts);
+    }
+  }
+
+  /** Runs every measurement asked for against empty fleet topics at {@code bootstrapServers}. */
   public static void run(String bootstrapServers, Settings settings, PrintStream out) throws Exception {
     Files.createDirectories(settings.workDir());
     out.printf("generating %,d mixed events...%n", settings.events());
     List<Envelope> log = SyntheticFleet.generate(settings.events(), Instant.now().minus(Duration.ofMinutes(30)));
     long produced = produce(bootstrapServers, log, out);
+    log = null; // the rest reads the broker and the export, not the list
+    out.printf("load average before: %s%n", loadAverage());
     Path file = settings.workDir().resolve("bench.jsonl.zst");
-    var export = Exporter.export(new Exporter.Options(bootstrapServers, Topics.ALL, Map.of(), null, null, null),
-        file, Clock.systemUTC(), false);
-    out.printf("exported %,d records to %s (%,d bytes) in %.1f s: %,.0f records/s%n", export.records(), file,
-        export.fileBytes(), export.elapsed().toMillis() / 1e3, export.records() / (export.elapsed().toMillis() / 1e3));
+    var export = ExportReading.measure(bootstrapServers, Topics.ALL, file, settings.parts().contains(Part.EXPORT)
+        ? settings.rounds() : 1);
+    out.printf("exported %,d records to %s (%,d bytes)%n", export.summary().records(), file,
+        export.summary().fileBytes());
+    if (settings.parts().contains(Part.EXPORT)) {
+      out.println();
+      out.println("Export beside a plain consumer on the same topics (alternating, best of " + settings.rounds() + "):");
+      out.println("  " + export.plainConsumer());
+      out.println("  " + export.export());
+      out.printf("  ratio export / plain consumer: %.2f (target >= 0.80)%n", export.ratio());
+    }
 
-    var fold = FileFold.measure(file, settings.rounds());
-    out.println();
-    out.println("Fold from the export, one thread (best of " + settings.rounds() + "):");
-    out.println("  " + fold.endToEnd());
-    out.println("  " + fold.pipelined());
+    FileFold.Result fold = null;
+    if (settings.parts().contains(Part.FILE)) {
+      fold = FileFold.measure(file, settings.rounds());
+      out.println();
+      out.println("Fold from the export, one thread (best of " + settings.rounds() + "):");
+      out.println("  " + fold.endToEnd());
+      out.println("  " + fold.pipelined());
+    }
 
-    var kafka = KafkaReading.measure(bootstrapServers, Topics.ALL, settings.rounds());
-    out.println();
-    out.println("Replay from Kafka beside a plain consumer on the same topics (best of " + settings.rounds() + "):");
-    out.println("  " + kafka.plainConsumer());
-    out.println("  " + kafka.replay());
-    out.printf("  ratio replay / plain consumer: %.2f (target >= 0.80)%n", kafka.ratio());
+    KafkaReading.Result kafka = null;
+    if (settings.parts().contains(Part.KAFKA)) {
+      kafka = KafkaReading.measure(bootstrapServers, Topics.ALL, settings.rounds());
+      out.println();
+      out.println("Replay from Kafka beside a plain consumer on the same topics (best of " + settings.rounds() + "):");
+      out.println("  " + kafka.plainConsumer());
+      out.println("  " + kafka.replay());
+      out.printf("  ratio replay / plain consumer: %.2f (target >= 0.80)%n", kafka.ratio());
+    }
 
-    var restart = RestartFromSnapshot.measure(bootstrapServers, settings.workDir().resolve("snapshots"));
-    out.println();
-    out.println("Coordinator restart:");
-    out.printf("  cold start, folding %,d events from Kafka: %.2f s to caught up%n", restart.events(),
-        restart.coldCatchUp().toMillis() / 1e3);
-    out.printf("  restart from snapshot %s (%,d bytes), same JVM: %.2f s to caught up%n", restart.startedFrom(),
-        restart.snapshotBytes(), restart.restartToReady().toMillis() / 1e3);
-    out.printf("  restart from that snapshot in a fresh JVM: %.2f s from JVM start to caught up (%.2f s from main)%n",
-        restart.freshJvmFromStart().toMillis() / 1e3, restart.freshJvmFromMain().toMillis() / 1e3);
+    RestartFromSnapshot.Result restart = null;
+    if (settings.parts().contains(Part.RESTART)) {
+      restart = RestartFromSnapshot.measure(bootstrapServers, settings.workDir().resolve("snapshots"));
+      out.println();
+      out.println("Coordinator restart:");
+      out.printf("  cold start, folding %,d events from Kafka: %.2f s to caught up%n", restart.events(),
+          restart.coldCatchUp().toMillis() / 1e3);
+      out.printf("  restart from snapshot %s (%,d bytes), same JVM: %.2f s to caught up%n", restart.startedFrom(),
+          restart.snapshotBytes(), restart.restartToReady().toMillis() / 1e3);
+      out.printf("  restart from that snapshot in a fresh JVM: %.2f s from JVM start to caught up (%.2f s from main)%n",
+          restart.freshJvmFromStart().toMillis() / 1e3, restart.freshJvmFromMain().toMillis() / 1e3);
+    }
 
     out.println();
-    out.printf("Summary (%,d records produced, %d cores seen by this JVM):%n", produced,
-        Runtime.getRuntime().availableProcessors());
+    out.printf("Summary (%,d records produced, %d cores seen by this JVM, load average after: %s):%n", produced,
+        Runtime.getRuntime().availableProcessors(), loadAverage());
     out.println("  fold, decode and JSON tokens alone: the JMH micro-benchmarks (-Pjmh, see BENCHMARKS.md)");
-    out.printf("  file to state, read + decode + fold, one thread:    %,12.0f /s per core  (target >= 1,000,000) %s%n",
-        fold.endToEnd().perCpuSecond(), verdict(fold.endToEnd().perCpuSecond() >= 1e6));
-    out.printf("  file to state, decoding on %2d threads:              %,12.0f /s wall%n", ReplayRunner.DECODE_THREADS,
-        fold.pipelined().perSecond());
-    out.printf("  replay from Kafka / plain consumer:                 %12.2f              (target >= 0.80) %s%n",
-        kafka.ratio(), verdict(kafka.ratio() >= 0.8));
-    out.printf("  coordinator restart with snapshot, fresh JVM:       %12.2f s            (target < 5 s) %s%n",
-        restart.freshJvmFromStart().toMillis() / 1e3, verdict(restart.freshJvmFromStart().toMillis() < 5_000));
-    var check = SnapshotCheck.against(restart.snapshot(), new LogSource.File(file), false);
-    out.printf("  replay of the export and replay from Kafka reach the same hash:            %s%n",
-        verdict(fold.hash().equals(kafka.hash())));
-    out.printf("  restarted coordinator reaches the cold one's hash:                         %s%n",
-        verdict(restart.coldHash().equals(restart.restartHash())));
-    out.printf("  the export replayed in the coordinator's fold order reaches its hash:      %s%n",
-        verdict(check.match()));
+    if (settings.parts().contains(Part.EXPORT)) {
+      out.printf("  export / plain consumer:                            %12.2f              (target >= 0.80) %s%n",
+          export.ratio(), verdict(export.ratio() >= 0.8));
+    }
+    if (fold != null) {
+      out.printf("  file to state, read + decode + fold, one thread:    %,12.0f /s per core  (target >= 1,000,000) %s%n",
+          fold.endToEnd().perCpuSecond(), verdict(fold.endToEnd().perCpuSecond() >= 1e6));
+      out.printf("  file to state, decoding on %2d threads:              %,12.0f /s wall%n", ReplayRunner.DECODE_THREADS,
+          fold.pipelined().perSecond());
+    }
+    if (kafka != null) {
+      out.printf("  replay from Kafka / plain consumer:                 %12.2f              (target >= 0.80) %s%n",
+          kafka.ratio(), verdict(kafka.ratio() >= 0.8));
+    }
+    if (restart != null) {
+      out.printf("  coordinator restart with snapshot, fresh JVM:       %12.2f s            (target < 5 s) %s%n",
+          restart.freshJvmFromStart().toMillis() / 1e3, verdict(restart.freshJvmFromStart().toMillis() < 5_000));
+    }
+    if (fold != null && kafka != null) {
+      out.printf("  replay of the export and replay from Kafka reach the same hash:            %s%n",
+          verdict(fold.hash().equals(kafka.hash())));
+    }
+    if (restart != null) {
+      var check = SnapshotCheck.against(restart.snapshot(), new LogSource.File(file), false);
+      out.printf("  restarted coordinator reaches the cold one's hash:                         %s%n",
+          verdict(restart.coldHash().equals(restart.restartHash())));
+      out.printf("  the export replayed in the coordinator's fold order reaches its hash:      %s%n",
+          verdict(check.match()));
+    }
+  }
+
+  /** The 1, 5 and 15 minute load averages, as {@code /proc/loadavg} has them. */
+  public static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (java.io.IOException | RuntimeException e) {
+      return "unknown";
+    }
   }
 
   private static String verdict(boolean met) {

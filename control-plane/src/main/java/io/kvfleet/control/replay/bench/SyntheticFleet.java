@@ -37,26 +37,35 @@ public final class SyntheticFleet {
   static final long PAGE = 16 * 1024;
 
   final Random random = new Random(20_260_601);
-  final List<Envelope> log = new ArrayList<>();
+  final java.util.function.Consumer<Envelope> log;
+  long emitted;
   final Map<String, Long> epochs = new HashMap<>();
   final Map<String, Long> sequences = new HashMap<>();
   final Transfers transfers = new Transfers(this);
   Instant now;
   long nextEpoch = 1_000;
 
-  private SyntheticFleet(Instant start) {
+  private SyntheticFleet(Instant start, java.util.function.Consumer<Envelope> log) {
     this.now = start;
+    this.log = log;
   }
 
   /** About {@code events} events (a few more, to end every transfer and let every node leave), from {@code start}. */
   public static List<Envelope> generate(int events, Instant start) {
-    var fleet = new SyntheticFleet(start);
+    var all = new ArrayList<Envelope>();
+    generate(events, start, all::add);
+    return all;
+  }
+
+  /** {@link #generate(int, Instant)}, each event handed to {@code sink} as it is made (a long log needs no list). */
+  public static void generate(long events, Instant start, java.util.function.Consumer<Envelope> sink) {
+    var fleet = new SyntheticFleet(start, sink);
     for (int i = 0; i < NODES_PER_ROLE; i++) {
       fleet.join(prefill(i));
       fleet.join(decode(i));
     }
     long step = 0;
-    while (fleet.log.size() < events) {
+    while (fleet.emitted < events) {
       step++;
       if (step % 250 == 0) {
         fleet.heartbeats();
@@ -68,7 +77,6 @@ public final class SyntheticFleet {
     }
     fleet.transfers.drain();
     fleet.epochs.keySet().stream().sorted().toList().forEach(n -> fleet.emit(n, new PeerLeft(n, fleet.epochs.get(n), ReasonCodes.SHUTDOWN)));
-    return fleet.log;
   }
 
   static String prefill(int i) {
@@ -121,7 +129,7 @@ public final class SyntheticFleet {
   void emit(String producer, FleetEvent event) {
     long epoch = epochs.getOrDefault(producer, 1L);
     long sequence = sequences.merge(producer + "@" + epoch, 1L, Long::sum);
-    log.add(new Envelope("e-" + log.size(), producer, epoch, sequence, now, event.subject(), event));
+    log.accept(new Envelope("e-" + emitted++, producer, epoch, sequence, now, event.subject(), event));
     now = now.plusMillis(1);
   }
 }

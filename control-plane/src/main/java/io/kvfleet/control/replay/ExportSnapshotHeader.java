@@ -1,0 +1,51 @@
+package io.kvfleet.control.replay;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The first line of a snapshot kept beside an export: the state after the export's first
+ * {@code records} records, folded in the export's order, and where the records after them start.
+ *
+ * @param exportCreated the {@code created} of the export's header: a snapshot belongs to one export
+ * @param records how many records of the export the state folded (the first, in file order)
+ * @param maxTimestamp the latest Kafka timestamp among them, epoch milliseconds: a replay
+ *     {@code --until T} may start here only if {@code maxTimestamp <= T}, since it folds every record
+ *     before the first one after T
+ * @param nextOffsets per partition, the offset after the last record folded (for people and checks)
+ * @param frame the compressed frame the next records are read from, and how many of its records to skip
+ * @param skip records of that frame that the state already folded
+ * @param keepEndedMillis how long the fold kept an ended transfer, in log time; -1 for ever
+ * @param applied envelopes the state folded, duplicates included
+ * @param hash the state's {@code StateHash}; the restored state must have it
+ */
+public record ExportSnapshotHeader(
+    String format,
+    int version,
+    Instant exportCreated,
+    long records,
+    long maxTimestamp,
+    SortedMap<String, Long> nextOffsets,
+    ExportWriter.Frame frame,
+    long skip,
+    long keepEndedMillis,
+    long applied,
+    String hash,
+    long stateBytes,
+    long stateCrc32c) {
+  /** The format name of every such snapshot. */
+  public static final String FORMAT = "kvfleet-export-snapshot";
+  /** The version this build writes and reads. */
+  public static final int VERSION = 1;
+
+  public ExportSnapshotHeader {
+    requireNonNull(format, "format must not be null");
+    requireNonNull(exportCreated, "exportCreated must not be null");
+    nextOffsets = new TreeMap<>(requireNonNull(nextOffsets, "nextOffsets must not be null"));
+    requireNonNull(frame, "frame must not be null");
+    requireNonNull(hash, "hash must not be null");
+  }
+}

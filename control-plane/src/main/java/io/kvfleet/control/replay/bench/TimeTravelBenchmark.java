@@ -1,0 +1,105 @@
+package io.kvfleet.control.replay.bench;
+
+import io.kvfleet.control.replay.ExportSnapshots;
+import io.kvfleet.control.replay.LogSource;
+import io.kvfleet.control.replay.ReplayRunner;
+import io.kvfleet.control.replay.TimeTravel;
+import io.kvfleet.events.replay.Replay;
+import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.replay.Until;
+import io.kvfleet.events.snapshot.StateHash;
+import io.kvfleet.events.state.FleetState;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code kvfleet bench timetravel}: a synthetic export of {@code events} events with a snapshot
+ * beside it every {@code every}; then {@code replay --until T} for several T, each timed from the
+ * call to the state, and its state hash beside the hash a replay from the start reached at T.
+ */
+public final class TimeTravelBenchmark {
+  private TimeTravelBenchmark() {}
+
+  /** How big and where. */
+  public record Settings(long events, long every, Duration keepEnded, Path workDir, boolean reuse) {}
+
+  /** Shares of the log at which a T falls; 0.1 is a snapshot's own last record when every is a tenth. */
+  static final double[] AT = {0.0004, 0.05, 0.1, 0.1001, 0.35, 0.5, 0.7, 0.9, 0.9999, 1.2};
+
+  /** Runs the benchmark; whether every hash matched. */
+  public static boolean run(Settings settings, PrintStream out) throws Exception {
+    Files.createDirectories(settings.workDir());
+    Path file = settings.workDir().resolve("timetravel.jsonl.zst");
+    Instant start = Instant.parse("2026-06-01T00:00:00Z");
+    out.printf("load average before: %s%n", ReplayBenchmark.loadAverage());
+    long t0 = System.nanoTime();
+    var keep = Optional.of(settings.keepEnded());
+    if (settings.reuse() && Files.exists(file) && Files.isDirectory(ExportSnapshots.dirOf(file))) {
+      out.printf("reusing %s (%,d bytes) and the snapshots beside it%n", file, Files.size(file));
+    } else {
+      var frames = SyntheticExport.write(file, settings.events(), start,
+          io.kvfleet.control.replay.ExportWriter.FRAME_RECORDS);
+      out.printf("wrote %,d events to %s (%,d bytes) in %.1f s%n", settings.events(), file, Files.size(file),
+          (System.nanoTime() - t0) / 1e9);
+      t0 = System.nanoTime();
+      var snapshots = ExportSnapshots.write(file, frames, settings.every(), keep);
+      long bytes = 0;
+      for (Path p : snapshots) {
+        bytes += Files.size(p);
+      }
+      out.printf("wrote %d snapshots (%,d bytes in all) beside it in %.1f s, keeping ended transfers %s%n",
+          snapshots.size(), bytes, (System.nanoTime() - t0) / 1e9, settings.keepEnded());
+    }
+
+    var times = new ArrayList<Instant>();
+    for (double share : AT) {
+      times.add(start.plusMillis((long) (share * settings.events()) - 1));
+    }
+    t0 = System.nanoTime();
+    var reference = fromStart(file, times, settings.keepEnded());
+    double full = (System.nanoTime() - t0) / 1e9;
+    out.printf("replay from the start, hashing the state at each T on the way: %.1f s%n%n", full);
+
+    out.printf("%-26s %12s %-32s %9s  %s%n", "--until T", "records", "started from", "seconds", "hash = from the start");
+    boolean all = true;
+    double worst = 0;
+    for (int i = 0; i < times.size(); i++) {
+      var until = new Until.AtTime(times.get(i));
+      long t = System.nanoTime();
+      var result = TimeTravel.replay(file, ReplayOptions.defaults().until(until), keep, false);
+      String hash = StateHash.of(result.replay().state());
+      double seconds = (System.nanoTime() - t) / 1e9;
+      worst = Math.max(worst, seconds);
+      boolean same = hash.equals(reference.get(i));
+      all &= same;
+      out.printf("%-26s %,12d %-32s %9.2f  %s%n", times.get(i), result.records(),
+          result.start().snapshot().map(s -> s.file().getFileName().toString()).orElse("the start"), seconds,
+          same ? "yes" : "NO (" + hash + " against " + reference.get(i) + ")");
+    }
+    out.printf("%nworst --until: %.2f s (target < 3 s) %s; every hash equal: %s; load average after: %s%n", worst,
+        worst < 3 ? "met" : "NOT MET", all ? "yes" : "NO", ReplayBenchmark.loadAverage());
+    return all;
+  }
+
+  /** The state hash a replay from the start reaches at each time (the state before the first record after it). */
+  static List<String> fromStart(Path file, List<Instant> times, Duration keepEnded) {
+    var hashes = new ArrayList<String>();
+    var replay = new Replay(FleetState.keepingEnded(keepEnded), ReplayOptions.defaults());
+    ReplayRunner.read(new LogSource.File(file), r -> {
+      while (hashes.size() < times.size() && r.timestamp().isAfter(times.get(hashes.size()))) {
+        hashes.add(StateHash.of(replay.state()));
+      }
+      return replay.accept(r);
+    }, false);
+    while (hashes.size() < times.size()) {
+      hashes.add(StateHash.of(replay.state()));
+    }
+    return hashes;
+  }
+}

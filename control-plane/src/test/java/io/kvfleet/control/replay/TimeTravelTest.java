@@ -1,0 +1,143 @@
+package io.kvfleet.control.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.control.replay.bench.SyntheticExport;
+import io.kvfleet.events.replay.Replay;
+import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.replay.Until;
+import io.kvfleet.events.snapshot.StateHash;
+import io.kvfleet.events.state.FleetState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code replay --until} from the snapshots beside an export reaches the state a replay from the start reaches. */
+class TimeTravelTest {
+  private static final Instant START = Instant.parse("2026-06-01T00:00:00Z");
+  private static final Optional<Duration> KEEP = Optional.of(Duration.ofSeconds(3));
+  private static final int EVENTS = 30_000; // one a millisecond: 30 s of log
+  @TempDir static Path dir;
+  static Path export;
+  static List<Path> snapshots;
+
+  @BeforeAll
+  static void writeAnExportWithSnapshots() throws Exception {
+    export = dir.resolve("fleet.jsonl.zst");
+    // Frames every 2,000 records, snapshots every 5,000: every other snapshot starts inside a frame.
+    var frames = SyntheticExport.write(export, EVENTS, START, 2_000);
+    snapshots = ExportSnapshots.write(export, frames, 5_000, KEEP);
+  }
+
+  private static io.kvfleet.events.replay.ReplayResult replayFromTheStart(Until until, Optional<Duration> keep) {
+    var replay = new Replay(keep.map(FleetState::keepingEnded).orElseGet(FleetState::new),
+        ReplayOptions.defaults().until(until));
+    ReplayRunner.read(new LogSource.File(export), replay::accept, false);
+    return replay.finish();
+  }
+
+  private static String fromTheStart(Until until, Optional<Duration> keep) {
+    return StateHash.of(replayFromTheStart(until, keep).state());
+  }
+
+  private static TimeTravel.Result travel(Until until, Optional<Duration> keep) {
+    return TimeTravel.replay(export, ReplayOptions.defaults().until(until), keep, false);
+  }
+
+  @Test
+  void keepsASnapshotEveryFiveThousandRecords() {
+    assertThat(snapshots).extracting(p -> p.getFileName().toString())
+        .containsExactly("at-00000000000000005000.kvsnap", "at-00000000000000010000.kvsnap",
+            "at-00000000000000015000.kvsnap", "at-00000000000000020000.kvsnap", "at-00000000000000025000.kvsnap",
+            "at-00000000000000030000.kvsnap");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {0, 2_500, 4_999, 5_000, 9_999, 12_345, 20_001, 29_999, 40_000})
+  void reachesTheHashOfAReplayFromTheStartAtEveryTime(long millis) {
+    var until = new Until.AtTime(START.plusMillis(millis));
+
+    var result = travel(until, KEEP);
+
+    var reference = replayFromTheStart(until, KEEP);
+    assertThat(StateHash.of(result.replay().state())).isEqualTo(StateHash.of(reference.state()));
+    assertThat(result.records()).isEqualTo(reference.records());
+    assertThat(result.start().snapshot().isPresent()).isEqualTo(millis >= 4_999);
+  }
+
+  @Test
+  void startsFromTheNewestSnapshotBeforeTheTimeAndReadsOnlyWhatFollows() {
+    var result = travel(new Until.AtTime(START.plusMillis(12_345)), KEEP);
+
+    assertThat(result.start().snapshot()).get().extracting(s -> s.header().records()).isEqualTo(10_000L);
+    assertThat(result.replay().records()).isEqualTo(2_346);
+    assertThat(result.records()).isEqualTo(12_346);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 4_999, 5_000, 17_777, 30_000})
+  void countsRecordsFromTheStartOfTheExport(long records) {
+    var until = new Until.AfterCount(records);
+
+    var result = travel(until, KEEP);
+
+    assertThat(StateHash.of(result.replay().state())).isEqualTo(fromTheStart(until, KEEP));
+    assertThat(result.records()).isEqualTo(records);
+  }
+
+  @Test
+  void foldsFromTheStartWhenNoSnapshotKeepsTheSameWindow() {
+    var until = new Until.AtTime(START.plusMillis(20_000));
+
+    var result = travel(until, Optional.empty());
+
+    assertThat(result.start().snapshot()).isEmpty();
+    assertThat(StateHash.of(result.replay().state())).isEqualTo(fromTheStart(until, Optional.empty()));
+  }
+
+  @Test
+  void skipsACorruptSnapshotWithItsReasonAndStartsFromAnOlderOne() throws Exception {
+    Path copy = dir.resolve("corrupt.jsonl.zst");
+    Files.copy(export, copy);
+    Path snaps = Files.createDirectories(ExportSnapshots.dirOf(copy));
+    for (Path p : snapshots) {
+      Files.copy(p, snaps.resolve(p.getFileName()));
+    }
+    Path newest = snaps.resolve("at-00000000000000015000.kvsnap");
+    try (var file = Files.newByteChannel(newest, StandardOpenOption.WRITE)) {
+      file.position(Files.size(newest) - 10);
+      file.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}));
+    }
+    var until = new Until.AtTime(START.plusMillis(17_000));
+
+    var result = TimeTravel.replay(copy, ReplayOptions.defaults().until(until), KEEP, false);
+
+    assertThat(result.start().skipped()).singleElement().asString()
+        .startsWith("at-00000000000000015000.kvsnap: CRC-32C of the state is");
+    assertThat(result.start().snapshot()).get().extracting(s -> s.header().records()).isEqualTo(10_000L);
+    assertThat(StateHash.of(result.replay().state())).isEqualTo(fromTheStart(until, KEEP));
+  }
+
+  @Test
+  void refusesTheSnapshotsOfAnotherExport() throws Exception {
+    Path other = dir.resolve("other.jsonl.zst");
+    SyntheticExport.write(other, 6_000, START, 2_000);
+    Path snaps = Files.createDirectories(ExportSnapshots.dirOf(other));
+    Files.copy(snapshots.getFirst(), snaps.resolve(snapshots.getFirst().getFileName()));
+
+    var result = TimeTravel.replay(other, ReplayOptions.defaults().until(new Until.AtTime(START.plusMillis(5_500))),
+        KEEP, false);
+
+    assertThat(result.start().snapshot()).isEmpty();
+    assertThat(result.start().skipped()).singleElement().asString().contains("belongs to the export created");
+  }
+}
