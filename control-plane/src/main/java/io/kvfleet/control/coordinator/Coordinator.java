@@ -242,7 +242,7 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void fold(KafkaConsumerRecord<String, Decoded> record) {
-    if (record.value() instanceof Decoded.Event e && refusal(e) instanceof Verdict.Refused why) {
+    if (verifier.isOn() && record.value() instanceof Decoded.Event e && refusal(e) instanceof Verdict.Refused why) {
       // Never folded, so its producer's sequence numbers, a node's lease and a transfer's end stay as they were.
       poison.add(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
           why.reason() + ": " + why.detail());

@@ -174,12 +174,21 @@ class SignedFleetIT {
     String data = "{\"nodeId\":\"evil-0\",\"epoch\":7,\"host\":\"127.0.0.1\",\"transportAddress\":\"\","
         + "\"capabilities\":[]}";
     forge(Topics.NODES, "evil-0", document("io.kvfleet.peer.joined", "evil-0", 7, 1, Instant.now(), "evil-0", data));
-    awaitRead(forge(Topics.NODES, "evil-0", signedBy(stranger, document("io.kvfleet.peer.joined", "coordinator-0",
-        7, 1, Instant.now(), "evil-0", data))));
+    forge(Topics.NODES, "evil-0", signedBy(stranger, document("io.kvfleet.peer.joined", "coordinator-0", 7, 1,
+        Instant.now(), "evil-0", data)));
+    // A region in prefill-0's name, signed by decode-0's real key: a key speaking for a node it is not bound to.
+    String region = "{\"nodeId\":\"prefill-0\",\"epoch\":" + prefillEpoch + ",\"region\":{\"regionId\":\"evil-kv\","
+        + "\"kind\":\"KV\",\"memoryType\":\"DRAM\",\"device\":-1,\"address\":4096,\"length\":4096,"
+        + "\"itemSize\":0,\"component\":\"\",\"index\":-1},\"backend\":\"host\",\"remoteKey\":\"\"}";
+    awaitRead(forge(Topics.NODES, "prefill-0", signedBy(FleetKey.load(keys.resolve("decode-0.key")),
+        document("io.kvfleet.region.registered", "decode-0", decodeEpoch, 900_000, Instant.now(), "evil-kv",
+            region))));
 
     assertThat(get("/api/v1/peers").toString()).doesNotContain("evil-0");
-    assertThat(awaitDeadLetters(4)).containsExactlyInAnyOrder(ReasonCodes.EVENT_UNSIGNED,
-        ReasonCodes.EVENT_BAD_SIGNATURE, ReasonCodes.EVENT_UNSIGNED, ReasonCodes.EVENT_BAD_SIGNATURE);
+    assertThat(get("/api/v1/regions").toString()).doesNotContain("evil-kv");
+    assertThat(awaitDeadLetters(5)).containsExactlyInAnyOrder(ReasonCodes.EVENT_UNSIGNED,
+        ReasonCodes.EVENT_BAD_SIGNATURE, ReasonCodes.EVENT_UNSIGNED, ReasonCodes.EVENT_BAD_SIGNATURE,
+        ReasonCodes.EVENT_WRONG_NODE);
   }
 
   @Test
@@ -198,7 +207,7 @@ class SignedFleetIT {
     assertThat(peer("decode-0").path("status").asText()).isEqualTo("ALIVE");
     assertThat(peer("decode-0").path("epoch").asLong()).as("decode-0 was not fenced").isEqualTo(decodeEpoch);
     assertDestinationMatches();
-    awaitDeadLetters(6);
+    awaitDeadLetters(7);
   }
 
   @Test
@@ -221,7 +230,7 @@ class SignedFleetIT {
     // prefill-0's real events at those sequence numbers (heartbeats, this completion) are folded.
     request("t-after-heartbeats", System.currentTimeMillis() + 60_000);
     assertThat(awaitEnd("t-after-heartbeats").path("status").asText()).isEqualTo("COMPLETED");
-    awaitDeadLetters(56);
+    awaitDeadLetters(57);
   }
 
   @Test
@@ -232,7 +241,7 @@ class SignedFleetIT {
       assertThat(replay.exitCode(180)).as(replay.console()).isZero();
       String console = replay.console();
       var output = JSON.readTree(console.substring(console.indexOf('{'), console.lastIndexOf('}') + 1));
-      assertThat(output.path("anomalies").path("counts").path("UNAUTHENTICATED").asLong()).isEqualTo(56);
+      assertThat(output.path("anomalies").path("counts").path("UNAUTHENTICATED").asLong()).isEqualTo(57);
       assertThat(output.path("anomalies").path("counts").path("DUPLICATE").asLong()).isZero();
       List<String> peers = new ArrayList<>();
       output.path("state").path("peers").forEach(p -> peers.add(p.path("nodeId").asText() + "@"
