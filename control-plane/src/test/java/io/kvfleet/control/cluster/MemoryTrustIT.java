@@ -73,6 +73,8 @@ import org.junit.jupiter.api.TestInstance;
 class MemoryTrustIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** Each agent API's bearer token, by its base URL. */
+  private static final Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long PAGE = 4096;
   private static final long SECRET = 65536;
   private final List<AutoCloseable> owned = new ArrayList<>();
@@ -110,6 +112,8 @@ class MemoryTrustIT {
     coordinator.awaitValue("kvfleet-coordinator", 180);
     prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     decodeApi = decode.awaitValue("kvfleet-node-api", 180);
+    TOKENS.put(prefillApi, Files.readString(Path.of(prefill.awaitValue("kvfleet-node-api-token-file", 10))).trim());
+    TOKENS.put(decodeApi, Files.readString(Path.of(decode.awaitValue("kvfleet-node-api-token-file", 10))).trim());
     prefillKv = own(new SharedMemoryFile("kvfleet-it-" + ProcessHandle.current().pid() + "-memtrust", SECRET));
     String body = """
         {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",
@@ -307,11 +311,12 @@ class MemoryTrustIT {
 
   private static HttpResponse<String> post(String api, String body) throws Exception {
     return HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Authorization", "Bearer " + TOKENS.get(api)).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static JsonNode node(String api) throws Exception {
-    var node = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node")).build(), HttpResponse.BodyHandlers.ofString());
+    var node = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node"))
+        .header("Authorization", "Bearer " + TOKENS.get(api)).build(), HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(node.body());
   }
 
