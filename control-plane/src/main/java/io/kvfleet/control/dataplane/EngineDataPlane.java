@@ -281,14 +281,21 @@ public final class EngineDataPlane implements DataPlane {
     }
   }
 
-  /** The batch's result, or its failure once the deadline passed or {@code mayGoOn} said no. */
+  /**
+   * The batch's result, or its failure once the deadline passed or {@code mayGoOn} said no. {@code
+   * mayGoOn} is asked before every poll, since a poll progresses the batch (moves bytes): after a
+   * pause that outlived the agent's lease (SIGSTOP, a long GC) not one more poll runs.
+   */
   private static TransferResult awaitWhile(PendingTransfer pending, long deadlineMillis, BooleanSupplier mayGoOn) {
-    for (long spins = 0; ; spins++) {
+    while (true) {
+      if (!mayGoOn.getAsBoolean()) {
+        return pending.abandon("the agent could not prove its lease while the batch ran; abandoned");
+      }
       var done = pending.poll();
       if (done.isPresent()) {
         return done.get();
       }
-      if (System.currentTimeMillis() >= deadlineMillis || (spins % 64 == 0 && !mayGoOn.getAsBoolean())) {
+      if (System.currentTimeMillis() >= deadlineMillis) {
         return pending.await(Duration.ofNanos(1)); // gives up on it: abandoned, the peer marked broken
       }
       Thread.onSpinWait();
