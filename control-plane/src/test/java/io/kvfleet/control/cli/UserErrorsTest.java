@@ -20,7 +20,15 @@ class UserErrorsTest {
       "coordinator --bootstrap-servers 127.0.0.1:1 --snapshot-every 5 | --snapshot-every needs --snapshot-dir",
       "replay --file x.jsonl.zst --max-anomalies -1 | --max-anomalies must not be negative: -1",
       "export --bootstrap-servers 127.0.0.1:1 -o /no/such/folder/x.jsonl.zst | cannot write /no/such/folder/x.jsonl.zst:"
-          + " its folder does not exist"})
+          + " its folder does not exist",
+      "tail --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config /no/such.properties:"
+          + " no such file",
+      "coordinator --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config"
+          + " /no/such.properties: no such file",
+      "replay --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config /no/such.properties:"
+          + " no such file",
+      "demo --kafka-config /no/such.properties | --kafka-config is for an external cluster (--bootstrap-servers)",
+      "kafka --secure /tmp/x --node-id 1 --controller-quorum 1@127.0.0.1:1 | --secure runs a single broker"})
   void refusesOptionsThatCouldOnlyFailLaterBeforeStartingAnything(String command, String message) {
     var run = Cli.run(command.split(" "));
 
