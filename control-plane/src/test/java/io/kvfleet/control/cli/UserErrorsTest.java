@@ -24,7 +24,15 @@ class UserErrorsTest {
       "coordinator --bootstrap-servers 127.0.0.1:1 --cluster-tls-dir /no/such/tls | --cluster-tls-dir /no/such/tls has no"
           + " readable member.p12",
       "node --id n-0 --bootstrap-servers 127.0.0.1:1 --api-token-file /dev/null | the agent API token file /dev/null is not"
-          + " a regular file"})
+          + " a regular file",
+      "tail --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config /no/such.properties:"
+          + " no such file",
+      "coordinator --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config"
+          + " /no/such.properties: no such file",
+      "replay --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config /no/such.properties:"
+          + " no such file",
+      "demo --kafka-config /no/such.properties | --kafka-config is for an external cluster (--bootstrap-servers)",
+      "kafka --secure /tmp/x --node-id 1 --controller-quorum 1@127.0.0.1:1 | --secure runs a single broker"})
   void refusesOptionsThatCouldOnlyFailLaterBeforeStartingAnything(String command, String message) {
     var run = Cli.run(command.split(" "));
 
