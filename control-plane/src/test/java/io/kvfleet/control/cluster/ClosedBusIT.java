@@ -53,13 +53,14 @@ class ClosedBusIT {
   private final List<Vertx> members = new ArrayList<>();
   private KvfleetProcess coordinator;
   private KvfleetProcess agent;
+  private Path work;
   private Path tokenFile;
   private Vertx trusted;
   private List<Vertx> strangers;
 
   @BeforeAll
   void startFleet() throws Exception {
-    Path work = Files.createTempDirectory("kvfleet-closed-bus");
+    work = Files.createTempDirectory("kvfleet-closed-bus");
     var fleetCa = FleetCertificates.newFleet(work, "fleet");
     var otherCa = FleetCertificates.newFleet(work, "other");
     var kafka = own(KvfleetProcess.start("closed-bus-kafka", "kafka"));
@@ -89,6 +90,11 @@ class ClosedBusIT {
     }
     for (var resource : owned.reversed()) {
       resource.close();
+    }
+    try (var files = Files.walk(work)) { // the test's keys and token go with it
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
     }
   }
 
