@@ -79,6 +79,10 @@ public final class ExportReader implements AutoCloseable {
     }
     try {
       start.close();
+      if (frame.offset() >= Files.size(path)) {
+        // The frame the writer noted after its last record: nothing follows.
+        return new ExportReader(path, start.header, InputStream.nullInputStream(), frame.recordsBefore() + 1);
+      }
       var file = Files.newInputStream(path);
       try {
         file.skipNBytes(frame.offset());

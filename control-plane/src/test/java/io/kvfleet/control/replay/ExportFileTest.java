@@ -132,6 +132,35 @@ class ExportFileTest {
   }
 
   @Test
+  void readsFromEveryFrameIncludingTheOneAfterTheLastRecord() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_HEARTBEAT)));
+    Path file = dir.resolve("frames.jsonl.zst");
+    List<ExportWriter.Frame> frames;
+    try (var writer = ExportWriter.create(file, header(), 1_000)) {
+      for (int i = 0; i < 3_000; i++) {
+        writer.write(record(i, "k".getBytes(), event));
+      }
+      writer.finish();
+      frames = writer.frames();
+    }
+
+    assertThat(frames).extracting(ExportWriter.Frame::recordsBefore).containsExactly(1_000L, 2_000L, 3_000L);
+    for (var frame : frames) {
+      var read = new ArrayList<StoredRecord>();
+      try (var reader = ExportReader.openAt(file, frame)) {
+        assertThat(reader.header()).isEqualTo(header());
+        for (var r = reader.next(); r != null; r = reader.next()) {
+          read.add(r);
+        }
+      }
+      assertThat(read).hasSize((int) (3_000 - frame.recordsBefore()));
+      if (!read.isEmpty()) {
+        assertThat(read.getFirst().offset()).isEqualTo(frame.recordsBefore());
+      }
+    }
+  }
+
+  @Test
   void writesTheLineJacksonsGeneratorWrites() throws Exception {
     byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
     var r = new StoredRecord(Topics.TRANSFERS, 2, 41, 1_748_779_200_123L, new byte[] {(byte) 0xc3, 0x28},
