@@ -31,6 +31,15 @@ final class KvfleetProcess implements AutoCloseable {
     return child.awaitValue(key, Duration.ofSeconds(seconds));
   }
 
+  /** The bearer token of this node agent's API, from the file it printed at start. */
+  String apiToken() {
+    try {
+      return java.nio.file.Files.readString(Path.of(awaitValue("kvfleet-node-api-token-file", 10))).strip();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read the API token of " + child, e);
+    }
+  }
+
   /** Waits up to {@code seconds} for it to end by itself and answers its exit code. */
   int exitCode(long seconds) {
     return child.exitCode(Duration.ofSeconds(seconds));

@@ -112,8 +112,8 @@ class MemoryTrustIT {
     coordinator.awaitValue("kvfleet-coordinator", 180);
     prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     decodeApi = decode.awaitValue("kvfleet-node-api", 180);
-    TOKENS.put(prefillApi, Files.readString(Path.of(prefill.awaitValue("kvfleet-node-api-token-file", 10))).trim());
-    TOKENS.put(decodeApi, Files.readString(Path.of(decode.awaitValue("kvfleet-node-api-token-file", 10))).trim());
+    TOKENS.put(prefillApi, prefill.apiToken());
+    TOKENS.put(decodeApi, decode.apiToken());
     prefillKv = own(new SharedMemoryFile("kvfleet-it-" + ProcessHandle.current().pid() + "-memtrust", SECRET));
     String body = """
         {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",

@@ -58,6 +58,8 @@ import org.junit.jupiter.api.TestInstance;
 class SecureKafkaIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** Each agent API's bearer token, by its base URL. */
+  private static final java.util.Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long PAGE = 16 * 1024;
   private static final int PAGES = 64;
   private final List<AutoCloseable> owned = new ArrayList<>();
@@ -99,6 +101,8 @@ class SecureKafkaIT {
     coordinator.awaitValue("kvfleet-coordinator", 180);
     String prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     String decodeApi = decode.awaitValue("kvfleet-node-api", 180);
+    TOKENS.put(prefillApi, prefill.apiToken());
+    TOKENS.put(decodeApi, decode.apiToken());
     long pid = ProcessHandle.current().pid();
     var source = own(new SharedMemoryFile("kvfleet-it-" + pid + "-secure-src", PAGE * PAGES));
     var destination = own(new SharedMemoryFile("kvfleet-it-" + pid + "-secure-dst", PAGE * PAGES));
@@ -182,9 +186,10 @@ class SecureKafkaIT {
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(memory.handle(), memory.memory().byteSize(), PAGE);
     var answer = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Authorization", "Bearer " + TOKENS.get(api)).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    JsonNode node = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node")).build(),
+    JsonNode node = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node"))
+        .header("Authorization", "Bearer " + TOKENS.get(api)).build(),
         HttpResponse.BodyHandlers.ofString()).body());
     return node.get("epoch").asLong();
   }
