@@ -40,9 +40,11 @@ acl coordinator Write topic kvfleet.transfers
 acl coordinator Read topic kvfleet.deadletter
 acl coordinator Write topic kvfleet.deadletter
 acl coordinator Read group '*'
-# a node agent writes its events and outcomes, reads the nodes topic for its own loss
+# a node agent writes its events and outcomes, reads the nodes topic for its own loss and the
+# transfers topic for its orders (the dispatches on its key's partition)
 acl node Read topic kvfleet.nodes
 acl node Write topic kvfleet.nodes
+acl node Read topic kvfleet.transfers
 acl node Write topic kvfleet.transfers
 # a router requests transfers, and nothing else
 acl router Write topic kvfleet.transfers

@@ -41,6 +41,7 @@ public final class FleetAcls {
       case NODE -> {
         acls.add(topic(role, Topics.NODES, AclOperation.READ)); // its own loss
         acls.add(topic(role, Topics.NODES, AclOperation.WRITE));
+        acls.add(topic(role, Topics.TRANSFERS, AclOperation.READ)); // its orders: the dispatches on its key's partition
         acls.add(topic(role, Topics.TRANSFERS, AclOperation.WRITE));
       }
       case ROUTER -> acls.add(topic(role, Topics.TRANSFERS, AclOperation.WRITE));

@@ -73,4 +73,21 @@ class ComposeSecurityTest {
           .contains("/secrets/" + broker + ".properties").contains("format.args");
     }
   }
+
+  @Test
+  void everyFleetMemberClosesTheBusAndSignsWithItsOwnKey() throws Exception {
+    JsonNode services = new ObjectMapper(new YAMLFactory()).readTree(DOCKER.resolve("compose.yaml").toFile())
+        .get("services");
+    for (String member : List.of("coordinator", "prefill-0", "decode-0")) {
+      List<String> command = new ArrayList<>();
+      services.get(member).path("command").forEach(c -> command.add(c.asText()));
+      String key = member.equals("coordinator") ? "coordinator-0" : member;
+      assertThat(command).as(member).containsSubsequence("--cluster-tls-dir", "/secrets/bus/" + member)
+          .containsSubsequence("--key", "/secrets/keys/" + key + ".key")
+          .containsSubsequence("--trust", "/secrets/keys/trust.json");
+    }
+    assertThat(services.get("fleet-secrets").path("environment").path("MEMBERS").asText().split(" "))
+        .containsExactlyInAnyOrder("coordinator", "prefill-0", "decode-0");
+    assertThat(java.nio.file.Files.readString(DOCKER.resolve("Dockerfile"))).contains("docker/fleet-secrets.sh");
+  }
 }
