@@ -66,6 +66,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 class SignedFleetIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** Each agent API's bearer token, by its base URL. */
+  private static final java.util.Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long PAGE = 16 * 1024;
   private static final int PAGES = 64;
   private static final Pattern API = Pattern.compile("dashboard and API at (http://[^/]+)/\\?access_token=(\\S+)");
@@ -117,6 +119,8 @@ class SignedFleetIT {
     token = matcher.group(2);
     String prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     String decodeApi = decode.awaitValue("kvfleet-node-api", 180);
+    TOKENS.put(prefillApi, prefill.apiToken());
+    TOKENS.put(decodeApi, decode.apiToken());
     long pid = ProcessHandle.current().pid();
     source = own(new SharedMemoryFile("kvfleet-it-" + pid + "-signed-src", PAGE * PAGES));
     destination = own(new SharedMemoryFile("kvfleet-it-" + pid + "-signed-dst", PAGE * PAGES));
@@ -362,9 +366,10 @@ class SignedFleetIT {
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(memory.handle(), memory.memory().byteSize(), PAGE);
     var answer = HTTP.send(HttpRequest.newBuilder(URI.create(nodeApi + "/v1/components"))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Authorization", "Bearer " + TOKENS.get(nodeApi)).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    var node = HTTP.send(HttpRequest.newBuilder(URI.create(nodeApi + "/v1/node")).build(),
+    var node = HTTP.send(HttpRequest.newBuilder(URI.create(nodeApi + "/v1/node"))
+        .header("Authorization", "Bearer " + TOKENS.get(nodeApi)).build(),
         HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(node.body()).get("epoch").asLong();
   }
