@@ -123,8 +123,9 @@ class SignedFleetIT {
     for (long i = 0; i < source.memory().byteSize(); i += 8) {
       source.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L + 1);
     }
-    prefillEpoch = register(prefillApi, source);
-    decodeEpoch = register(decodeApi, destination);
+    // att: the agents ask for their API token since h16bus; read the files they printed.
+    prefillEpoch = register(prefillApi, tokenOf(prefill), source);
+    decodeEpoch = register(decodeApi, tokenOf(decode), destination);
     router = own(new EventPublisher(bootstrap, "router-it", 1, Clock.systemUTC(), 1_000, Optional.of(routerKey)));
     outsider = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "acks", "all"), new StringSerializer(),
         new ByteArraySerializer());
@@ -242,6 +243,19 @@ class SignedFleetIT {
     }
   }
 
+  @Test
+  @Order(6)
+  void anUnsignedMalformedRequestIsNotAnsweredWithTheCoordinatorsSignedRejection() throws Exception {
+    // att: "a forged request is not answered (a rejection would itself be the forger's word in the log)". An
+    // unsigned record that does not decode (here: a request missing its fields) never meets the verifier
+    // (Coordinator.fold asks it only of a Decoded.Event) and is answered by deciding.unreadable.
+    awaitRead(forge(Topics.TRANSFERS, "prefill-0", document("io.kvfleet.transfer.requested", "anyone", 1, 1,
+        Instant.now(), "t-unsigned-malformed", "{\"transferId\":\"t-unsigned-malformed\",\"sourceNode\":\"prefill-0\"}")));
+    Thread.sleep(5_000);
+    assertThat(log.envelopes()).as("the coordinator's answers to an unsigned record").noneMatch(e ->
+        e.data() instanceof io.kvfleet.events.TransferRejected r && r.transferId().equals("t-unsigned-malformed"));
+  }
+
   private static String[] with(List<String> cluster, String command, String... args) {
     List<String> all = new ArrayList<>(List.of(command));
     all.addAll(List.of(args));
@@ -347,15 +361,20 @@ class SignedFleetIT {
   }
 
   /** Registers the shared-memory buffer as kv_data through the agent's API; answers the node's epoch. */
-  private static long register(String nodeApi, SharedMemoryFile memory) throws Exception {
+  private static String tokenOf(KvfleetProcess agent) throws Exception {
+    return Files.readString(Path.of(agent.awaitValue("kvfleet-node-api-token-file", 5))).strip();
+  }
+
+  private static long register(String nodeApi, String nodeToken, SharedMemoryFile memory) throws Exception {
     String body = """
         {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(memory.handle(), memory.memory().byteSize(), PAGE);
     var answer = HTTP.send(HttpRequest.newBuilder(URI.create(nodeApi + "/v1/components"))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Authorization", "Bearer " + nodeToken).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    var node = HTTP.send(HttpRequest.newBuilder(URI.create(nodeApi + "/v1/node")).build(),
+    var node = HTTP.send(HttpRequest.newBuilder(URI.create(nodeApi + "/v1/node"))
+        .header("Authorization", "Bearer " + nodeToken).build(),
         HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(node.body()).get("epoch").asLong();
   }
