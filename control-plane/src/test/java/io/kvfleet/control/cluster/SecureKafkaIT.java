@@ -117,7 +117,7 @@ class SecureKafkaIT {
       Await.until("t-secure to end", Duration.ofMinutes(2), () -> state().transfer("t-secure")
           .map(t -> t.status().isTerminal()).orElse(false));
     } catch (AssertionError notEnded) { // att: say why prefill-0 ran no order
-      throw new AssertionError(notEnded.getMessage() + "; prefill-0 said: " + prefill.console().lines()
+      throw new AssertionError(notEnded.getMessage() + " (" + state().transfer("t-secure") + "); prefill-0 said: " + prefill.console().lines()
           .filter(l -> l.contains("uthoriz") || l.contains("orders")).limit(5).toList(), notEnded);
     }
     var view = state().transfer("t-secure").orElseThrow();
