@@ -58,8 +58,6 @@ import org.junit.jupiter.api.TestInstance;
 class SecureKafkaIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
-  /** Each agent API's bearer token, by its base URL. */
-  private static final java.util.Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long PAGE = 16 * 1024;
   private static final int PAGES = 64;
   private final List<AutoCloseable> owned = new ArrayList<>();
@@ -101,23 +99,27 @@ class SecureKafkaIT {
     coordinator.awaitValue("kvfleet-coordinator", 180);
     String prefillApi = prefill.awaitValue("kvfleet-node-api", 180);
     String decodeApi = decode.awaitValue("kvfleet-node-api", 180);
-    TOKENS.put(prefillApi, prefill.apiToken());
-    TOKENS.put(decodeApi, decode.apiToken());
     long pid = ProcessHandle.current().pid();
     var source = own(new SharedMemoryFile("kvfleet-it-" + pid + "-secure-src", PAGE * PAGES));
     var destination = own(new SharedMemoryFile("kvfleet-it-" + pid + "-secure-dst", PAGE * PAGES));
     for (long i = 0; i < source.memory().byteSize(); i += 8) {
       source.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
     }
-    long prefillEpoch = register(prefillApi, source);
-    long decodeEpoch = register(decodeApi, destination);
+    // att: the agents ask for their API token since h16bus; read the files they printed.
+    long prefillEpoch = register(prefillApi, tokenOf(prefill), source);
+    long decodeEpoch = register(decodeApi, tokenOf(decode), destination);
     try (var router = new EventPublisher(routerAddress, "router-secure-it", 1, Clock.systemUTC())) {
       router.publish(new TransferRequested("t-secure", "prefill-0", prefillEpoch, "kv_data-0", "decode-0", decodeEpoch,
           "kv_data-0", TransferOp.WRITE, List.of(new ByteRange(0, 0, PAGE * PAGES)),
           System.currentTimeMillis() + Duration.ofMinutes(5).toMillis(), true), "t-secure").get(60, TimeUnit.SECONDS);
     }
-    Await.until("t-secure to end", Duration.ofMinutes(3), () -> state().transfer("t-secure")
-        .map(t -> t.status().isTerminal()).orElse(false));
+    try {
+      Await.until("t-secure to end", Duration.ofMinutes(2), () -> state().transfer("t-secure")
+          .map(t -> t.status().isTerminal()).orElse(false));
+    } catch (AssertionError notEnded) { // att: say why prefill-0 ran no order
+      throw new AssertionError(notEnded.getMessage() + " (" + state().transfer("t-secure") + "); prefill-0 said: " + prefill.console().lines()
+          .filter(l -> l.contains("uthoriz") || l.contains("orders")).limit(5).toList(), notEnded);
+    }
     var view = state().transfer("t-secure").orElseThrow();
     assertThat(view.status()).as(view.toString()).isEqualTo(TransferStatus.COMPLETED);
     assertThat(destination.memory().mismatch(source.memory())).isEqualTo(-1);
@@ -180,16 +182,21 @@ class SecureKafkaIT {
     return FleetState.fold(log.envelopes());
   }
 
-  private static long register(String api, SharedMemoryFile memory) throws Exception {
+  private static String tokenOf(KvfleetProcess agent) throws Exception {
+    return java.nio.file.Files.readString(java.nio.file.Path.of(agent.awaitValue("kvfleet-node-api-token-file", 5)))
+        .strip();
+  }
+
+  private static long register(String api, String token, SharedMemoryFile memory) throws Exception {
     String body = """
         {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(memory.handle(), memory.memory().byteSize(), PAGE);
     var answer = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
-        .header("Authorization", "Bearer " + TOKENS.get(api)).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     JsonNode node = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(api + "/v1/node"))
-        .header("Authorization", "Bearer " + TOKENS.get(api)).build(),
+        .header("Authorization", "Bearer " + token).build(),
         HttpResponse.BodyHandlers.ofString()).body());
     return node.get("epoch").asLong();
   }

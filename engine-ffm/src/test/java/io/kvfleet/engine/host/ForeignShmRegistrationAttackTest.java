@@ -1,0 +1,66 @@
+package io.kvfleet.engine.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.engine.Engine;
+import io.kvfleet.engine.EngineConfig;
+import io.kvfleet.engine.HostMemory;
+import io.kvfleet.engine.RegionRequest;
+import io.kvfleet.engine.Registration;
+import io.kvfleet.engine.RegistrationOutcome;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Red team (att). docs/SECURITY.md, Memory: the agent registers "a shm: object it mapped itself" and a host grant
+ * reaches only "memory that it and the peer agent allocated or were handed for that purpose"; "deregistration
+ * unlinks the grant". But a {@code shm:/NAME} handle (POST /v1/components, "handles": ["shm:/NAME"]) is opened with
+ * shm_open(NAME) and nothing else (Registrar.mapShared, SharedMapping.open): any /dev/shm object the agent's uid
+ * can open is taken, including ANOTHER agent's {@code kvfleet-grant-*} (its names are on Kafka in every
+ * region.registered) or {@code kvfleet-alloc-*} (ls /dev/shm). An API caller (a worker of another user that was
+ * given the token, as SECURITY.md "Agent API" describes) so maps another agent's KV memory into this agent as its
+ * own region, reads or overwrites it through ordinary transfers, and keeps it reachable after its owner
+ * deregistered it (the new grant is another hard link to the same object).
+ */
+class ForeignShmRegistrationAttackTest {
+  private static final long LENGTH = 64 * 1024;
+  private Engine victim;
+  private Engine attacker;
+
+  @BeforeEach
+  void twoAgents() {
+    EngineConfig config = EngineConfig.defaults().withBackends("host");
+    victim = Engine.open(config.withName("victim"));
+    attacker = Engine.open(config.withName("attacker"));
+  }
+
+  @AfterEach
+  void close() {
+    attacker.close();
+    victim.close();
+  }
+
+  @Test
+  void anotherAgentsGrantNamedAsAShmHandleIsNotRegistered() {
+    HostMemory secret = victim.allocate("tenant-a-kv", LENGTH);
+    secret.segment().fill((byte) 0x5A);
+    Registration victims = victim.register(RegionRequest.of(secret)).registration("host").orElseThrow();
+    String published = HostKey.decode(victims.remoteKey().packed()).grant(); // in the victim's region.registered
+
+    RegistrationOutcome outcome = attacker.register(RegionRequest.sharedMemory("stolen", "/" + published, 0, LENGTH))
+        .outcome("host").orElseThrow();
+    if (outcome instanceof RegistrationOutcome.Registered r) {
+      Registration stolen = r.registration();
+      victim.deregister(victims); // the owner takes it back: its grant is unlinked
+      MemorySegment seen = MemorySegment.ofAddress(stolen.address()).reinterpret(LENGTH);
+      byte first = seen.get(ValueLayout.JAVA_BYTE, 0);
+      seen.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x00); // and writes into the victim's memory
+      assertThat(outcome).as("the victim's KV memory (first byte 0x%02x, now overwritten: victim sees 0x%02x),"
+          + " registered by another agent through a shm: handle", first,
+          secret.segment().get(ValueLayout.JAVA_BYTE, 0)).isNotInstanceOf(RegistrationOutcome.Registered.class);
+    }
+  }
+}
