@@ -26,11 +26,11 @@ class FleetAclsTest {
   }
 
   @Test
-  void aNodeWritesBothTopicsReadsOnlyTheNodesTopicAndNeverTheDeadLetters() {
+  void aNodeWritesAndReadsBothTopicsButNeverTheDeadLetters() {
     assertThat(operations(KafkaRole.NODE, Topics.NODES)).containsExactlyInAnyOrder(AclOperation.DESCRIBE,
         AclOperation.READ, AclOperation.WRITE);
     assertThat(operations(KafkaRole.NODE, Topics.TRANSFERS)).containsExactlyInAnyOrder(AclOperation.DESCRIBE,
-        AclOperation.WRITE);
+        AclOperation.READ, AclOperation.WRITE);
     assertThat(operations(KafkaRole.NODE, Topics.DEADLETTER)).containsExactly(AclOperation.DESCRIBE);
     assertThat(groups(KafkaRole.NODE)).isEmpty();
   }
