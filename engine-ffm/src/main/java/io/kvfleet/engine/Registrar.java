@@ -170,7 +170,20 @@ final class Registrar {
     };
   }
 
+  /**
+   * The names of the shared memory engines make for themselves (the host backend's grants, allocations and
+   * owner files): another agent's memory, which a worker's {@code shm:} handle must never name (its grant
+   * names are on Kafka for anyone to read).
+   */
+  private static final List<String> ENGINE_NAMES = List.of("kvfleet-grant-", "kvfleet-alloc-", "kvfleet-owner-");
+
   private static Location mapShared(RegionRequest request, RegionLocation.SharedMemory shm) {
+    String bare = shm.name().startsWith("/") ? shm.name().substring(1) : shm.name();
+    if (ENGINE_NAMES.stream().anyMatch(bare::startsWith)) {
+      return new NotFound(Diagnosis.of(RegistrationFailure.NOT_AGENT_MEMORY, request.regionId()
+          + ": shared memory " + shm.name() + " is an engine's own (a grant or allocation of an agent), not a"
+          + " worker's; a worker hands over shared memory it made"));
+    }
     return switch (SharedMapping.open(shm.name())) {
       case SharedMapping.NotMapped notMapped -> new NotFound(notMapped.diagnosis());
       case SharedMapping.Mapped mapped -> {

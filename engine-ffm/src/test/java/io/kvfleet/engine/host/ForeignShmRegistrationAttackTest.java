@@ -62,5 +62,8 @@ class ForeignShmRegistrationAttackTest {
           + " registered by another agent through a shm: handle", first,
           secret.segment().get(ValueLayout.JAVA_BYTE, 0)).isNotInstanceOf(RegistrationOutcome.Registered.class);
     }
+    assertThat(outcome).isInstanceOfSatisfying(RegistrationOutcome.Failed.class, failed ->
+        assertThat(failed.diagnosis().reason()).isEqualTo(io.kvfleet.engine.RegistrationFailure.NOT_AGENT_MEMORY));
+    assertThat(secret.segment().get(ValueLayout.JAVA_BYTE, 0)).as("the victim's memory").isEqualTo((byte) 0x5A);
   }
 }
