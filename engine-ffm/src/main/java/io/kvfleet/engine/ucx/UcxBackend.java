@@ -14,6 +14,7 @@ import io.kvfleet.engine.spi.BackendAllocation;
 import io.kvfleet.engine.spi.BackendPeer;
 import io.kvfleet.engine.spi.RegisterResult;
 import io.kvfleet.engine.ucx.internal.Ucp;
+import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The UCX backend of one engine: a context, a target worker (exported, served by {@link
- * TargetProgress}) and an initiator worker (used under {@link #initiatorLock} by every peer).
+ * TargetProgress}) and an initiator worker (used under {@link #initiatorLock} by every peer). The
+ * target worker answers peers' questions about this backend's regions ({@link RegionVouching}); the
+ * initiator worker collects the answers to its own ({@link QueryAnswers}).
  */
 final class UcxBackend implements Backend {
   static final String NAME = "ucx";
@@ -34,30 +37,44 @@ final class UcxBackend implements Backend {
   private final UcxCapability capability;
   private final boolean peerFailureDetection;
   private final List<UcxAllocation> allocations = new CopyOnWriteArrayList<>();
+  private final RegionVouching vouching;
+  private final QueryAnswers answers;
+  /** Holds the two handlers' upcall stubs; closed after both workers are destroyed. */
+  private final Arena handlers;
 
   private UcxBackend(UcpContext context, UcpWorker target, UcpWorker initiator,
-      TargetProgress progress, UcxCapability capability, boolean peerFailureDetection) {
+      TargetProgress progress, UcxCapability capability, boolean peerFailureDetection,
+      RegionVouching vouching, QueryAnswers answers, Arena handlers) {
     this.context = context;
     this.target = target;
     this.initiator = initiator;
     this.progress = progress;
     this.capability = capability;
     this.peerFailureDetection = peerFailureDetection;
+    this.vouching = vouching;
+    this.answers = answers;
+    this.handlers = handlers;
   }
 
   /** Opens a context and its two workers; closes what it made if a step fails. */
   static UcxBackend open(EngineConfig config) {
     boolean wakeup = config.progress() == EngineConfig.Progress.EVENT;
-    UcpContext context = UcpContext.create(config.name(), config.ucxTransports(), config.ucxNetDevices(), wakeup);
+    String tls = UcxTransports.chosen(config.ucxTransports(), System.getenv("UCX_TLS"));
+    UcpContext context = UcpContext.create(config.name(), tls, config.ucxNetDevices(), wakeup);
     UcpWorker target = null;
     UcpWorker initiator = null;
+    Arena handlers = Arena.ofShared();
     try {
-      UcxCapability capability = UcxCapability.probe(context, config.ucxTransports());
+      UcxCapability capability = UcxCapability.probe(context, tls);
       target = UcpWorker.create(context, "target");
       initiator = UcpWorker.create(context, "initiator");
+      RegionVouching vouching = new RegionVouching(target.address());
+      vouching.install(target, handlers);
+      QueryAnswers answers = new QueryAnswers();
+      answers.install(initiator, handlers);
       TargetProgress progress = new TargetProgress(target, config.progress(), config.name());
       return new UcxBackend(context, target, initiator, progress, capability,
-          config.peerFailureDetection());
+          config.peerFailureDetection(), vouching, answers, handlers);
     } catch (RuntimeException e) {
       if (initiator != null) {
         initiator.close();
@@ -65,6 +82,7 @@ final class UcxBackend implements Backend {
       if (target != null) {
         target.close();
       }
+      handlers.close();
       context.close();
       throw e;
     }
@@ -104,6 +122,14 @@ final class UcxBackend implements Backend {
 
   @Override
   public RegisterResult register(RegionRequest request, long address) {
+    RegisterResult result = registerHere(request, address);
+    if (result instanceof RegisterResult.Accepted accepted && accepted.region() instanceof UcxRegion region) {
+      vouching.add(region);
+    }
+    return result;
+  }
+
+  private RegisterResult registerHere(RegionRequest request, long address) {
     if (request.memoryType() == MemoryType.VRAM) {
       return VramRegistration.register(context, capability, request, address);
     }
@@ -128,7 +154,7 @@ final class UcxBackend implements Backend {
 
   @Override
   public BackendPeer connect(byte[] remoteAddress) {
-    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection);
+    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection, answers);
   }
 
   /** Stops the progress thread, destroys both workers, then the context. */
@@ -139,8 +165,11 @@ final class UcxBackend implements Backend {
     } finally {
       initiatorLock.lock();
       try {
+        vouching.abandonReplies();
         initiator.close();
         target.close();
+        vouching.closeAfterWorker();
+        handlers.close();
         for (UcxAllocation allocation : allocations) {
           allocation.close();
         }
