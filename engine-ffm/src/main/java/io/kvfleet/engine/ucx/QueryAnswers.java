@@ -1,5 +1,6 @@
 package io.kvfleet.engine.ucx;
 
+import java.lang.foreign.Arena;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +14,7 @@ final class QueryAnswers {
   private final Map<Long, RegionQuery.Answer> answers = new ConcurrentHashMap<>();
   private final Map<Long, Boolean> waiting = new ConcurrentHashMap<>();
 
-  void install(UcpWorker initiator, java.lang.foreign.Arena arena) {
+  void install(UcpWorker initiator, Arena arena) {
     AmHandler.install(initiator, RegionQuery.ANSWER, this::onAnswer, arena);
   }
 

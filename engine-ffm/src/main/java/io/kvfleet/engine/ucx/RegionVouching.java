@@ -1,6 +1,7 @@
 package io.kvfleet.engine.ucx;
 
 import io.kvfleet.engine.ucx.RegionQuery.Answer;
+import java.lang.foreign.Arena;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ final class RegionVouching {
   }
 
   /** Installs the question handler on the target worker. */
-  void install(UcpWorker target, java.lang.foreign.Arena arena) {
+  void install(UcpWorker target, Arena arena) {
     AmHandler.install(target, RegionQuery.QUERY, this::onQuery, arena);
   }
 

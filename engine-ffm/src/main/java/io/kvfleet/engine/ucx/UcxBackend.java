@@ -28,23 +28,27 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class UcxBackend implements Backend {
   static final String NAME = "ucx";
+  /** How long close waits for the target worker's pending messages (wireup answers) to go. */
+  private static final long SETTLE_NANOS = 500_000_000L;
 
   private final UcpContext context;
   private final UcpWorker target;
   private final UcpWorker initiator;
   private final TargetProgress progress;
-  private final ReentrantLock initiatorLock = new ReentrantLock();
+  private final ReentrantLock initiatorLock;
   private final UcxCapability capability;
   private final boolean peerFailureDetection;
   private final List<UcxAllocation> allocations = new CopyOnWriteArrayList<>();
   private final RegionVouching vouching;
   private final QueryAnswers answers;
+  private final QueryEndpoints queries;
   /** Holds the two handlers' upcall stubs; closed after both workers are destroyed. */
   private final Arena handlers;
 
   private UcxBackend(UcpContext context, UcpWorker target, UcpWorker initiator,
       TargetProgress progress, UcxCapability capability, boolean peerFailureDetection,
-      RegionVouching vouching, QueryAnswers answers, Arena handlers) {
+      RegionVouching vouching, QueryAnswers answers, Arena handlers, ReentrantLock initiatorLock) {
+    this.initiatorLock = initiatorLock;
     this.context = context;
     this.target = target;
     this.initiator = initiator;
@@ -53,6 +57,7 @@ final class UcxBackend implements Backend {
     this.peerFailureDetection = peerFailureDetection;
     this.vouching = vouching;
     this.answers = answers;
+    this.queries = new QueryEndpoints(initiator, peerFailureDetection);
     this.handlers = handlers;
   }
 
@@ -72,9 +77,12 @@ final class UcxBackend implements Backend {
       vouching.install(target, handlers);
       QueryAnswers answers = new QueryAnswers();
       answers.install(initiator, handlers);
-      TargetProgress progress = new TargetProgress(target, config.progress(), config.name());
+      ReentrantLock initiatorLock = new ReentrantLock();
+      UcpWorker initiatorWorker = initiator;
+      TargetProgress progress = new TargetProgress(target, () -> progressIfFree(initiatorLock,
+          initiatorWorker), config.progress(), config.name());
       return new UcxBackend(context, target, initiator, progress, capability,
-          config.peerFailureDetection(), vouching, answers, handlers);
+          config.peerFailureDetection(), vouching, answers, handlers, initiatorLock);
     } catch (RuntimeException e) {
       if (initiator != null) {
         initiator.close();
@@ -85,6 +93,18 @@ final class UcxBackend implements Backend {
       handlers.close();
       context.close();
       throw e;
+    }
+  }
+
+  /** One pass over the initiator worker when nobody holds it; 0 when busy or idle. */
+  private static int progressIfFree(ReentrantLock lock, UcpWorker initiator) {
+    if (!lock.tryLock()) {
+      return 0;
+    }
+    try {
+      return initiator.progress();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -154,7 +174,7 @@ final class UcxBackend implements Backend {
 
   @Override
   public BackendPeer connect(byte[] remoteAddress) {
-    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection, answers);
+    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection, answers, queries);
   }
 
   /** Stops the progress thread, destroys both workers, then the context. */
@@ -165,7 +185,9 @@ final class UcxBackend implements Backend {
     } finally {
       initiatorLock.lock();
       try {
+        target.settle(SETTLE_NANOS, initiator::progress);
         vouching.abandonReplies();
+        queries.closeAll();
         initiator.close();
         target.close();
         vouching.closeAfterWorker();

@@ -37,17 +37,21 @@ final class UcxPeer implements BackendPeer {
   private final Arena arena = Arena.ofShared();
   private final long requestParam;
   private final QueryAnswers answers;
+  private final QueryEndpoints queries;
+  private final byte[] remoteAddress;
   private final byte[] remoteDigest;
   /** Questions UCX had not sent when their wait ended; freed after the endpoint closed. */
   private final List<AmSend> unsent = new ArrayList<>();
   private boolean closed;
 
   private UcxPeer(UcpWorker initiator, ReentrantLock lock, UcpEndpoint endpoint,
-      QueryAnswers answers, byte[] remoteAddress) {
+      QueryAnswers answers, QueryEndpoints queries, byte[] remoteAddress) {
     this.initiator = initiator;
     this.lock = lock;
     this.endpoint = endpoint;
     this.answers = answers;
+    this.queries = queries;
+    this.remoteAddress = remoteAddress.clone();
     this.remoteDigest = RegionVouching.digest(remoteAddress);
     List<String> lanes = UcxInfo.laneTransports(endpoint.info());
     this.path = "ucx/" + (lanes.isEmpty() ? "unknown" : String.join("+", lanes));
@@ -55,11 +59,12 @@ final class UcxPeer implements BackendPeer {
   }
 
   static UcxPeer connect(UcpWorker initiator, ReentrantLock lock, byte[] remoteAddress,
-      boolean peerErrorHandling, QueryAnswers answers) {
+      boolean peerErrorHandling, QueryAnswers answers, QueryEndpoints queries) {
     lock.lock();
     try {
       return new UcxPeer(initiator, lock,
-          UcpEndpoint.connect(initiator, remoteAddress, peerErrorHandling), answers, remoteAddress);
+          UcpEndpoint.connect(initiator, remoteAddress, peerErrorHandling), answers, queries,
+          remoteAddress);
     } finally {
       lock.unlock();
     }
@@ -80,7 +85,8 @@ final class UcxPeer implements BackendPeer {
   }
 
   /**
-   * Asks the peer's worker whether it registered {@code key}'s rkey over the key's range: null when
+   * Asks the peer's worker (through {@link QueryEndpoints}' endpoint to the same address) whether
+   * it registered {@code key}'s rkey over the key's range: null when
    * it says so, else why not (it said no, it is not the worker at the address, or no answer came).
    * Progresses the initiator worker under the lock, one pass at a time, so other batches go on.
    */
@@ -89,8 +95,14 @@ final class UcxPeer implements BackendPeer {
     byte[] question = new RegionQuery(id, key.address(), key.length(), remoteDigest, key.packed())
         .encode();
     answers.expect(id);
-    AmSend send = locked(() -> closed ? null : AmSend.start(endpoint.handle(), RegionQuery.QUERY,
-        question, Ucp.AM_SEND_FLAG_REPLY));
+    AmSend send;
+    try {
+      send = locked(() -> closed ? null : AmSend.start(queries.to(remoteAddress).handle(),
+          RegionQuery.QUERY, question, Ucp.AM_SEND_FLAG_REPLY));
+    } catch (RuntimeException e) {
+      answers.forget(id);
+      return "could not ask the peer's worker: " + e.getMessage();
+    }
     if (send == null) {
       answers.forget(id);
       return "the peer is closed";
@@ -100,6 +112,7 @@ final class UcxPeer implements BackendPeer {
       while (true) {
         Optional<RegionQuery.Answer> answer = answers.take(id);
         if (answer.isPresent()) {
+          locked(() -> queries.settle(remoteAddress, requestParam));
           return switch (answer.get()) {
             case CONFIRMED -> null;
             case NOT_REGISTERED -> "it registered no region with this rkey covering "

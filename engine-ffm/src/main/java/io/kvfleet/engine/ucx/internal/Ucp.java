@@ -106,6 +106,8 @@ public final class Ucp {
   public static final MethodHandle WORKER_SIGNAL = UcpLibrary.bind("ucp_worker_signal",
       FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
 
+  public static final MethodHandle WORKER_FLUSH_NBX = UcpLibrary.bind("ucp_worker_flush_nbx",
+      FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
   public static final MethodHandle WORKER_SET_AM_RECV_HANDLER = UcpLibrary.bind(
       "ucp_worker_set_am_recv_handler", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
   /** {@code ucp_am_send_nbx(ep, id, header, header_length, buffer, count, param)}. */
