@@ -91,5 +91,16 @@ int main(void) {
     FIELD(ucp_request_param_t, memory_type);
     FIELD(ucp_request_param_t, recv_info);
     FIELD(ucp_request_param_t, memh);
+
+    SIZE(ucp_am_handler_param_t);
+    FIELD(ucp_am_handler_param_t, field_mask);
+    FIELD(ucp_am_handler_param_t, id);
+    FIELD(ucp_am_handler_param_t, flags);
+    FIELD(ucp_am_handler_param_t, cb);
+    FIELD(ucp_am_handler_param_t, arg);
+
+    SIZE(ucp_am_recv_param_t);
+    FIELD(ucp_am_recv_param_t, recv_attr);
+    FIELD(ucp_am_recv_param_t, reply_ep);
     return 0;
 }

@@ -4,6 +4,7 @@ import io.kvfleet.engine.EngineConfig.Progress;
 import io.kvfleet.engine.internal.Libc;
 import io.kvfleet.engine.ucx.internal.UcsStatus;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * The one thread that progresses the target worker, so that peers can connect and write into this
@@ -13,12 +14,23 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class TargetProgress implements AutoCloseable {
   private final UcpWorker worker;
+  private final IntSupplier alsoProgress;
   private final Progress mode;
   private final Thread thread;
   private volatile boolean running = true;
 
   TargetProgress(UcpWorker worker, Progress mode, String name) {
+    this(worker, () -> 0, mode, name);
+  }
+
+  /**
+   * Also runs {@code alsoProgress} on every pass (the initiator worker, when its lock is free): UCX's
+   * TCP wireup between two workers finishes only while both are progressed, and UCX 1.13 aborts
+   * the process when it destroys a worker with a wireup message still pending.
+   */
+  TargetProgress(UcpWorker worker, IntSupplier alsoProgress, Progress mode, String name) {
     this.worker = worker;
+    this.alsoProgress = alsoProgress;
     this.mode = mode;
     this.thread = Thread.ofPlatform().daemon().name("ucx-target-" + name).unstarted(this::run);
     thread.start();
@@ -27,7 +39,7 @@ final class TargetProgress implements AutoCloseable {
   private void run() {
     int eventFd = mode == Progress.EVENT ? worker.eventFd() : -1;
     while (running) {
-      if (worker.progress() != 0) {
+      if (worker.progress() + alsoProgress.getAsInt() != 0) {
         continue;
       }
       if (eventFd < 0) {

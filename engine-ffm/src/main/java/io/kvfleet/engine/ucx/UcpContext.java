@@ -24,7 +24,8 @@ final class UcpContext implements AutoCloseable {
   }
 
   /**
-   * Initialises UCX with RMA (and wakeup when {@code wakeup}); {@code transports} becomes UCX_TLS
+   * Initialises UCX with RMA and active messages (and wakeup when {@code wakeup}); {@code
+   * transports} becomes UCX_TLS
    * for this context only when not empty.
    */
   static UcpContext create(String name, String transports, boolean wakeup) {
@@ -40,7 +41,7 @@ final class UcpContext implements AutoCloseable {
         UcpLayouts.PARAMS_FIELD_MASK.set(params,
             Ucp.PARAM_FIELD_FEATURES | Ucp.PARAM_FIELD_MT_WORKERS_SHARED | Ucp.PARAM_FIELD_NAME);
         UcpLayouts.PARAMS_FEATURES.set(params,
-            Ucp.FEATURE_RMA | (wakeup ? Ucp.FEATURE_WAKEUP : 0));
+            Ucp.FEATURE_RMA | Ucp.FEATURE_AM | (wakeup ? Ucp.FEATURE_WAKEUP : 0));
         UcpLayouts.PARAMS_MT_WORKERS_SHARED.set(params, 1);
         UcpLayouts.PARAMS_NAME.set(params, arena.allocateFrom(name));
         MemorySegment out = arena.allocate(JAVA_LONG);

@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.ucx.internal.Ucp;
 import io.kvfleet.engine.ucx.internal.UcpLayouts;
+import io.kvfleet.engine.ucx.internal.UcsStatus;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -76,6 +77,29 @@ final class UcpWorker implements AutoCloseable {
   int progress() {
     try {
       return (int) Ucp.WORKER_PROGRESS.invokeExact(handle);
+    } catch (Throwable t) {
+      throw Calls.rethrow(t);
+    }
+  }
+
+  /**
+   * {@code ucp_worker_flush_nbx}, progressing this worker and {@code alsoProgress} until it is done
+   * or {@code waitNanos} passed: finishes wireup messages still pending on its endpoints (UCX 1.13
+   * aborts when it destroys a worker that has some).
+   */
+  void settle(long waitNanos, Runnable alsoProgress) {
+    try (var arena = Arena.ofConfined()) {
+      MemorySegment params = arena.allocate(UcpLayouts.REQUEST_PARAM);
+      long request = (long) Ucp.WORKER_FLUSH_NBX.invokeExact(handle, params);
+      if (UcsStatus.isRequest(request)) {
+        long deadline = System.nanoTime() + waitNanos;
+        while ((int) Ucp.REQUEST_CHECK_STATUS.invokeExact(request) == UcsStatus.INPROGRESS
+            && System.nanoTime() - deadline < 0) {
+          progress();
+          alsoProgress.run();
+        }
+        Ucp.REQUEST_FREE.invokeExact(request);
+      }
     } catch (Throwable t) {
       throw Calls.rethrow(t);
     }

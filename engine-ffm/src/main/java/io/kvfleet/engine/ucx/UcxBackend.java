@@ -14,6 +14,7 @@ import io.kvfleet.engine.spi.BackendAllocation;
 import io.kvfleet.engine.spi.BackendPeer;
 import io.kvfleet.engine.spi.RegisterResult;
 import io.kvfleet.engine.ucx.internal.Ucp;
+import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,43 +22,67 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The UCX backend of one engine: a context, a target worker (exported, served by {@link
- * TargetProgress}) and an initiator worker (used under {@link #initiatorLock} by every peer).
+ * TargetProgress}) and an initiator worker (used under {@link #initiatorLock} by every peer). The
+ * target worker answers peers' questions about this backend's regions ({@link RegionVouching}); the
+ * initiator worker collects the answers to its own ({@link QueryAnswers}).
  */
 final class UcxBackend implements Backend {
   static final String NAME = "ucx";
+  /** How long close waits for the target worker's pending messages (wireup answers) to go. */
+  private static final long SETTLE_NANOS = 500_000_000L;
 
   private final UcpContext context;
   private final UcpWorker target;
   private final UcpWorker initiator;
   private final TargetProgress progress;
-  private final ReentrantLock initiatorLock = new ReentrantLock();
+  private final ReentrantLock initiatorLock;
   private final UcxCapability capability;
   private final boolean peerFailureDetection;
   private final List<UcxAllocation> allocations = new CopyOnWriteArrayList<>();
+  private final RegionVouching vouching;
+  private final QueryAnswers answers;
+  private final QueryEndpoints queries;
+  /** Holds the two handlers' upcall stubs; closed after both workers are destroyed. */
+  private final Arena handlers;
 
   private UcxBackend(UcpContext context, UcpWorker target, UcpWorker initiator,
-      TargetProgress progress, UcxCapability capability, boolean peerFailureDetection) {
+      TargetProgress progress, UcxCapability capability, boolean peerFailureDetection,
+      RegionVouching vouching, QueryAnswers answers, Arena handlers, ReentrantLock initiatorLock) {
+    this.initiatorLock = initiatorLock;
     this.context = context;
     this.target = target;
     this.initiator = initiator;
     this.progress = progress;
     this.capability = capability;
     this.peerFailureDetection = peerFailureDetection;
+    this.vouching = vouching;
+    this.answers = answers;
+    this.queries = new QueryEndpoints(initiator, peerFailureDetection);
+    this.handlers = handlers;
   }
 
   /** Opens a context and its two workers; closes what it made if a step fails. */
   static UcxBackend open(EngineConfig config) {
     boolean wakeup = config.progress() == EngineConfig.Progress.EVENT;
-    UcpContext context = UcpContext.create(config.name(), config.ucxTransports(), config.ucxNetDevices(), wakeup);
+    String tls = UcxTransports.chosen(config.ucxTransports(), System.getenv("UCX_TLS"));
+    UcpContext context = UcpContext.create(config.name(), tls, config.ucxNetDevices(), wakeup);
     UcpWorker target = null;
     UcpWorker initiator = null;
+    Arena handlers = Arena.ofShared();
     try {
-      UcxCapability capability = UcxCapability.probe(context, config.ucxTransports());
+      UcxCapability capability = UcxCapability.probe(context, tls);
       target = UcpWorker.create(context, "target");
       initiator = UcpWorker.create(context, "initiator");
-      TargetProgress progress = new TargetProgress(target, config.progress(), config.name());
+      RegionVouching vouching = new RegionVouching(target.address());
+      vouching.install(target, handlers);
+      QueryAnswers answers = new QueryAnswers();
+      answers.install(initiator, handlers);
+      ReentrantLock initiatorLock = new ReentrantLock();
+      UcpWorker initiatorWorker = initiator;
+      TargetProgress progress = new TargetProgress(target, () -> progressIfFree(initiatorLock,
+          initiatorWorker), config.progress(), config.name());
       return new UcxBackend(context, target, initiator, progress, capability,
-          config.peerFailureDetection());
+          config.peerFailureDetection(), vouching, answers, handlers, initiatorLock);
     } catch (RuntimeException e) {
       if (initiator != null) {
         initiator.close();
@@ -65,8 +90,21 @@ final class UcxBackend implements Backend {
       if (target != null) {
         target.close();
       }
+      handlers.close();
       context.close();
       throw e;
+    }
+  }
+
+  /** One pass over the initiator worker when nobody holds it; 0 when busy or idle. */
+  private static int progressIfFree(ReentrantLock lock, UcpWorker initiator) {
+    if (!lock.tryLock()) {
+      return 0;
+    }
+    try {
+      return initiator.progress();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -104,6 +142,14 @@ final class UcxBackend implements Backend {
 
   @Override
   public RegisterResult register(RegionRequest request, long address) {
+    RegisterResult result = registerHere(request, address);
+    if (result instanceof RegisterResult.Accepted accepted && accepted.region() instanceof UcxRegion region) {
+      vouching.add(region);
+    }
+    return result;
+  }
+
+  private RegisterResult registerHere(RegionRequest request, long address) {
     if (request.memoryType() == MemoryType.VRAM) {
       return VramRegistration.register(context, capability, request, address);
     }
@@ -128,7 +174,7 @@ final class UcxBackend implements Backend {
 
   @Override
   public BackendPeer connect(byte[] remoteAddress) {
-    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection);
+    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection, answers, queries);
   }
 
   /** Stops the progress thread, destroys both workers, then the context. */
@@ -139,8 +185,13 @@ final class UcxBackend implements Backend {
     } finally {
       initiatorLock.lock();
       try {
+        target.settle(SETTLE_NANOS, initiator::progress);
+        vouching.abandonReplies();
+        queries.closeAll();
         initiator.close();
         target.close();
+        vouching.closeAfterWorker();
+        handlers.close();
         for (UcxAllocation allocation : allocations) {
           allocation.close();
         }

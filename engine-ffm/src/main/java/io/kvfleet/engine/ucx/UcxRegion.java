@@ -12,6 +12,7 @@ final class UcxRegion implements BackendRegion {
   private final long address;
   private final long length;
   private final boolean owner;
+  private volatile boolean closed;
 
   UcxRegion(UcxMemory memory, long address, long length, boolean owner) {
     this.memory = memory;
@@ -40,8 +41,18 @@ final class UcxRegion implements BackendRegion {
     return memory.packedKey();
   }
 
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** Whether {@code [start, start + bytes)} lies inside this registration. */
+  boolean covers(long start, long bytes) {
+    return bytes > 0 && bytes <= length && start >= address && start - address <= length - bytes;
+  }
+
   @Override
   public void close() {
+    closed = true;
     if (owner) {
       memory.close();
     }

@@ -1,6 +1,7 @@
 package io.kvfleet.engine.ucx;
 
 import io.kvfleet.engine.Direction;
+import io.kvfleet.engine.TransferFailure;
 import io.kvfleet.engine.TransferResult;
 import io.kvfleet.engine.internal.Calls;
 import io.kvfleet.engine.internal.Hex;
@@ -38,9 +39,20 @@ final class UcxTransfer implements BackendTransfer {
     this.bytes = ops.totalBytes();
   }
 
-  /** Posts every op and the flush; call with the peer's lock held. */
+  /**
+   * Posts every op and the flush; call with the peer's lock held. A batch through a region the
+   * peer did not confirm ends {@code NO_GRANT} with nothing posted.
+   */
   static UcxTransfer start(UcxPeer peer, Direction direction, TransferOps ops) {
     UcxTransfer transfer = new UcxTransfer(peer, direction, ops);
+    for (int i = 0; i < ops.size(); i++) {
+      String refusal = ((UcxRemote) ops.remote(i)).refusal();
+      if (refusal != null) {
+        transfer.result = TransferResult.Failed.of(TransferFailure.NO_GRANT, "op " + i
+            + ": the peer's UCX worker did not confirm the remote region: " + refusal, i, peer.path());
+        return transfer;
+      }
+    }
     try {
       transfer.postAll(ops);
     } catch (Throwable t) {

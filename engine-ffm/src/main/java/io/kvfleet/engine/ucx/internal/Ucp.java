@@ -11,8 +11,9 @@ import java.lang.invoke.MethodHandle;
 /**
  * libucp's functions, bound once. Touch this class only after {@link UcpLibrary#loadError()} is
  * empty. Handles are {@code long} (see the package comment); structs we fill are segments. The hot
- * path (put, get, progress, request status and free) is bound {@link Linker.Option#critical
- * critical}: these calls are short, never block and never call back into Java.
+ * path (put, get, request status and free) is bound {@link Linker.Option#critical critical}: these
+ * calls are short, never block and never call back into Java. {@code ucp_worker_progress} is not:
+ * it runs the active-message handlers (upcalls) that confirm regions between peers.
  */
 public final class Ucp {
   private Ucp() {}
@@ -26,6 +27,17 @@ public final class Ucp {
   public static final long PARAM_FIELD_NAME = 1L << 8;
   public static final long FEATURE_RMA = 1L << 1;
   public static final long FEATURE_WAKEUP = 1L << 4;
+  public static final long FEATURE_AM = 1L << 6;
+
+  public static final long AM_HANDLER_PARAM_FIELD_ID = 1L;
+  public static final long AM_HANDLER_PARAM_FIELD_FLAGS = 1L << 1;
+  public static final long AM_HANDLER_PARAM_FIELD_CB = 1L << 2;
+  public static final long AM_HANDLER_PARAM_FIELD_ARG = 1L << 3;
+  public static final int AM_FLAG_WHOLE_MSG = 1;
+  public static final int AM_SEND_FLAG_REPLY = 1;
+  public static final int AM_SEND_FLAG_EAGER = 1 << 1;
+  public static final long AM_RECV_ATTR_FIELD_REPLY_EP = 1L;
+  public static final long AM_RECV_ATTR_FLAG_RNDV = 1L << 17;
 
   public static final long ATTR_FIELD_MEMORY_TYPES = 1L << 2;
 
@@ -86,13 +98,22 @@ public final class Ucp {
   public static final MethodHandle WORKER_RELEASE_ADDRESS = UcpLibrary.bind(
       "ucp_worker_release_address", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG));
   public static final MethodHandle WORKER_PROGRESS = UcpLibrary.bind("ucp_worker_progress",
-      FunctionDescriptor.of(JAVA_INT, JAVA_LONG), CRITICAL);
+      FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
   public static final MethodHandle WORKER_GET_EFD = UcpLibrary.bind("ucp_worker_get_efd",
       FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
   public static final MethodHandle WORKER_ARM = UcpLibrary.bind("ucp_worker_arm",
       FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
   public static final MethodHandle WORKER_SIGNAL = UcpLibrary.bind("ucp_worker_signal",
       FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+
+  public static final MethodHandle WORKER_FLUSH_NBX = UcpLibrary.bind("ucp_worker_flush_nbx",
+      FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
+  public static final MethodHandle WORKER_SET_AM_RECV_HANDLER = UcpLibrary.bind(
+      "ucp_worker_set_am_recv_handler", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
+  /** {@code ucp_am_send_nbx(ep, id, header, header_length, buffer, count, param)}. */
+  public static final MethodHandle AM_SEND_NBX = UcpLibrary.bind("ucp_am_send_nbx",
+      FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+          JAVA_LONG, JAVA_LONG));
 
   public static final MethodHandle EP_CREATE = UcpLibrary.bind("ucp_ep_create",
       FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));

@@ -119,20 +119,41 @@ public final class UcpLayouts {
       ADDRESS.withName("recv_info"),
       ADDRESS.withName("memh")).withName("ucp_request_param_t");
 
+  /** {@code ucp_am_handler_param_t}: an active-message id and its callback. */
+  public static final StructLayout AM_HANDLER_PARAM = structLayout(
+      JAVA_LONG.withName("field_mask"),
+      JAVA_INT.withName("id"),
+      JAVA_INT.withName("flags"),
+      ADDRESS.withName("cb"),
+      ADDRESS.withName("arg")).withName("ucp_am_handler_param_t");
+
+  /** {@code ucp_am_recv_param_t}: what an active-message callback is told about the message. */
+  public static final StructLayout AM_RECV_PARAM = structLayout(
+      JAVA_LONG.withName("recv_attr"),
+      ADDRESS.withName("reply_ep")).withName("ucp_am_recv_param_t");
+
   /** Every struct above by C name, for the conformance test. */
-  public static final Map<String, StructLayout> ALL = Map.of(
-      "ucp_params_t", PARAMS,
-      "ucp_context_attr_t", CONTEXT_ATTR,
-      "ucp_worker_params_t", WORKER_PARAMS,
-      "ucp_ep_params_t", EP_PARAMS,
-      "ucp_mem_map_params_t", MEM_MAP_PARAMS,
-      "ucp_mem_attr_t", MEM_ATTR,
-      "ucp_request_param_t", REQUEST_PARAM,
-      "ucs_sock_addr_t", SOCK_ADDR,
-      "ucp_err_handler_t", ERR_HANDLER);
+  public static final Map<String, StructLayout> ALL = Map.ofEntries(
+      Map.entry("ucp_params_t", PARAMS),
+      Map.entry("ucp_context_attr_t", CONTEXT_ATTR),
+      Map.entry("ucp_worker_params_t", WORKER_PARAMS),
+      Map.entry("ucp_ep_params_t", EP_PARAMS),
+      Map.entry("ucp_mem_map_params_t", MEM_MAP_PARAMS),
+      Map.entry("ucp_mem_attr_t", MEM_ATTR),
+      Map.entry("ucp_request_param_t", REQUEST_PARAM),
+      Map.entry("ucs_sock_addr_t", SOCK_ADDR),
+      Map.entry("ucp_err_handler_t", ERR_HANDLER),
+      Map.entry("ucp_am_handler_param_t", AM_HANDLER_PARAM),
+      Map.entry("ucp_am_recv_param_t", AM_RECV_PARAM));
 
 
   // Field handles, bound once: (segment) -> value.
+  public static final VarHandle AM_HANDLER_PARAM_FIELD_MASK = field(AM_HANDLER_PARAM, "field_mask");
+  public static final VarHandle AM_HANDLER_PARAM_ID = field(AM_HANDLER_PARAM, "id");
+  public static final VarHandle AM_HANDLER_PARAM_FLAGS = field(AM_HANDLER_PARAM, "flags");
+  public static final VarHandle AM_HANDLER_PARAM_CB = field(AM_HANDLER_PARAM, "cb");
+  public static final VarHandle AM_RECV_PARAM_RECV_ATTR = field(AM_RECV_PARAM, "recv_attr");
+  public static final VarHandle AM_RECV_PARAM_REPLY_EP = field(AM_RECV_PARAM, "reply_ep");
   public static final VarHandle CONTEXT_ATTR_FIELD_MASK = field(CONTEXT_ATTR, "field_mask");
   public static final VarHandle CONTEXT_ATTR_MEMORY_TYPES = field(CONTEXT_ATTR, "memory_types");
   public static final VarHandle EP_PARAMS_ADDRESS = field(EP_PARAMS, "address");
