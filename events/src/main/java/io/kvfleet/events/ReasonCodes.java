@@ -101,6 +101,11 @@ public final class ReasonCodes {
   public static final String EVENT_WRONG_ROLE = "EVENT_WRONG_ROLE";
   /** The key may not speak for the node the record is about, or that its transfer was dispatched to. */
   public static final String EVENT_WRONG_NODE = "EVENT_WRONG_NODE";
+  /**
+   * A transfer record in a partition its Kafka key does not map to, or keyed by another node than the one it is
+   * about (the key and partition are not signed: a keyless copy of a signed record into another partition).
+   */
+  public static final String EVENT_MISPLACED = "EVENT_MISPLACED";
 
   // Orders an agent refuses: reported (a WARN, a metric), never an ending for the transfer they name.
   /** An order that came over the EventBus: an agent takes its orders only from the log. */

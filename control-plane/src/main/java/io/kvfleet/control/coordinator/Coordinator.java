@@ -67,7 +67,6 @@ public final class Coordinator extends VerticleBase {
   private Snapshotting snapshots = Snapshotting.NONE;
   private String startedFrom = "";
   private final Promise<Void> caughtUp = Promise.promise();
-  private final Deciding deciding;
   private final NodesView nodesView = new NodesView();
   /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
   private final NodesView transfersView = new NodesView();
@@ -92,6 +91,9 @@ public final class Coordinator extends VerticleBase {
     this.deciding = new Deciding(publisher.producerId());
   }
 
+  /** Decides for the fleet as it verifies: replaced by {@link #withSigning} (before deploying). */
+  private Deciding deciding;
+
   /**
    * Joins a group of coordinators that share the transfers, partitioned by source node (Kafka
    * consumer group {@code groupId}); every member folds all node events. Call before deploying.
@@ -114,6 +116,7 @@ public final class Coordinator extends VerticleBase {
   public Coordinator withSigning(Signing newSigning) {
     this.signing = java.util.Objects.requireNonNull(newSigning, "signing must not be null");
     this.verifier = Verifier.of(newSigning);
+    this.deciding = new Deciding(publisher.producerId(), verifier);
     return this;
   }
 
@@ -242,12 +245,16 @@ public final class Coordinator extends VerticleBase {
   }
 
   private void fold(KafkaConsumerRecord<String, Decoded> record) {
-    if (verifier.isOn() && record.value() instanceof Decoded.Event e && refusal(e) instanceof Verdict.Refused why) {
-      // Never folded, so its producer's sequence numbers, a node's lease and a transfer's end stay as they were.
+    if (verifier.isOn() && refusal(record) instanceof Verdict.Refused why) {
+      // Never folded nor answered, so its producer's sequence numbers, a node's lease and a transfer's end stay
+      // as they were.
       poison.add(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
           why.reason() + ": " + why.detail());
       if (catchUp.isDone()) {
         poison.flush(ownership);
+      }
+      if (record.value() instanceof Decoded.Malformed) {
+        malformed++;
       }
       return;
     }
@@ -280,6 +287,25 @@ public final class Coordinator extends VerticleBase {
     if (transferPartition >= 0 && why.isPresent()) {
       deciding.unreadable(state, record.value(), transferPartition, catchUp.isDone(), ownership).forEach(this::act);
     }
+  }
+
+  /**
+   * Why {@code record} is not its writer's word, in a fleet that verifies: it is not where its writer put it
+   * ({@code EVENT_MISPLACED}: a signed record copied into another partition still verifies), its writer had no
+   * right to say it, or it does not decode and its bytes are not signed by a key that may write what it says it is.
+   */
+  private Verdict refusal(KafkaConsumerRecord<String, Decoded> record) {
+    var misplaced = ownership.misplaced(record.topic(), record.partition(), record.key(), record.value());
+    if (misplaced.isPresent()) {
+      return new Verdict.Refused(io.kvfleet.events.ReasonCodes.EVENT_MISPLACED, misplaced.get());
+    }
+    return switch (record.value()) {
+      case null -> new Verdict.Trusted(Optional.empty()); // a tombstone: poison below, never answered
+      case Decoded.Event e -> refusal(e);
+      case Decoded.Malformed m -> UnreadableRequest.verdict(verifier, m) instanceof Verdict.Refused why
+          ? new Verdict.Refused(why.reason(), why.detail() + "; malformed: " + m.reason())
+          : new Verdict.Trusted(Optional.empty());
+    };
   }
 
   /** Why {@code e}'s writer had no right to say it, if it had none (always trusted without a trust file). */

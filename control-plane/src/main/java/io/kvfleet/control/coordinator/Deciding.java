@@ -12,6 +12,7 @@ import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.trust.Verifier;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,8 +38,22 @@ final class Deciding {
   /** Unreadable requests read and not answered yet, by transfer id, in the order they came. */
   private final Map<String, Decision.Reject> unreadable = new LinkedHashMap<>();
 
+  /** Whether the fleet verifies (a trust file given): then only what its writer may say is answered. */
+  private final Verifier verifier;
+
+  /** Deciding for an unsigned fleet. */
   Deciding(String coordinatorId) {
+    this(coordinatorId, Verifier.off());
+  }
+
+  /**
+   * Deciding for a fleet {@code verifier} checks. When it is on, a request in another partition than its source
+   * node's key maps to is not answered {@code MISROUTED} (the coordinator dead-letters it, {@code EVENT_MISPLACED},
+   * before folding), and a record that does not decode is answered only if its bytes are a router's signed word.
+   */
+  Deciding(String coordinatorId, Verifier verifier) {
     this.decisions = new Decisions(new TransferDecider(coordinatorId, endings::declaredLost), answers);
+    this.verifier = java.util.Objects.requireNonNull(verifier, "verifier must not be null");
   }
 
   /**
@@ -56,7 +71,7 @@ final class Deciding {
     }
     return switch (event) {
       case TransferRequested r when ownership.misrouted(partition, r.sourceNode()) ->
-          ownership.ownsPartition(partition) ? misrouted(state, r, partition) : List.of();
+          ownership.ownsPartition(partition) && !verifier.isOn() ? misrouted(state, r, partition) : List.of();
       case TransferRequested r when ownership.owns(r.sourceNode()) -> decide(state, r, now).stream().toList();
       case TransferRequested r -> List.of();
       default -> Topics.topicOf(event).equals(Topics.NODES) ? decisions.waitingDue(state, now) : List.of();
@@ -82,7 +97,8 @@ final class Deciding {
 
   /** {@link #unreadable} for a record the fold could not read ({@code decoded} null: a tombstone), if it is a request. */
   List<Decision.Action> unreadable(FleetState state, Decoded decoded, int partition, boolean deciding, Ownership ownership) {
-    return decoded == null ? List.of() : UnreadableRequest.answer(decoded)
+    return decoded == null ? List.of() : UnreadableRequest.answer(decoded, verifier)
+        .filter(r -> !verifier.isOn() || !ownership.misrouted(partition, r.sourceNode())) // signed: answered where it belongs
         .map(r -> unreadable(state, r, partition, deciding, ownership)).orElse(List.of());
   }
 

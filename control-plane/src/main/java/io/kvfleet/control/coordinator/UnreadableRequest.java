@@ -7,6 +7,8 @@ import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -21,6 +23,32 @@ final class UnreadableRequest {
   private static final String REQUESTED = EventType.TRANSFER_REQUESTED.wireName();
 
   private UnreadableRequest() {}
+
+  /**
+   * The verdict on a record that does not decode ({@code m}): with a trust file, only one whose exact bytes a
+   * key signed whose role may write what it says it is (a router's {@code transfer.requested}) is its writer's
+   * word; anything else is refused and must not be answered (the answer would be the coordinator's word for
+   * the forger's). Always trusted without a trust file.
+   */
+  static Verdict verdict(Verifier verifier, Decoded.Malformed m) {
+    if (!verifier.isOn()) {
+      return verifier.checkUndecoded(m.raw(), "", "");
+    }
+    var root = parse(new String(m.raw(), java.nio.charset.StandardCharsets.UTF_8));
+    return verifier.checkUndecoded(m.raw(), root.map(r -> r.path("type").asText("")).orElse(""),
+        root.map(r -> r.path("producer").asText("")).orElse(""));
+  }
+
+  /**
+   * The rejection that answers {@code decoded}, if it is a transfer request whose id is readable and, for one that
+   * does not decode, {@code verifier} trusts its bytes ({@link #verdict}).
+   */
+  static Optional<TransferRejected> answer(Decoded decoded, Verifier verifier) {
+    if (decoded instanceof Decoded.Malformed m && verifier.isOn() && !(verdict(verifier, m) instanceof Verdict.Trusted)) {
+      return Optional.empty();
+    }
+    return answer(decoded);
+  }
 
   /** The rejection that answers {@code decoded}, if it is a transfer request whose id is readable. */
   static Optional<TransferRejected> answer(Decoded decoded) {

@@ -44,7 +44,7 @@ class UnauthorisedRequestAnswerAttackTest {
   private final Verifier verifier = Verifier.against(TrustFile.of(
       new KeyBinding("decode-0", decode.publicKey(), Role.NODE, Set.of("decode-0"), Set.of("decode-0")),
       new KeyBinding("router-0", router.publicKey(), Role.ROUTER, Set.of("router-0"), Set.of())));
-  private final Deciding deciding = new Deciding("coordinator-0");
+  private final Deciding deciding = new Deciding("coordinator-0", verifier); // Coordinator.withSigning's
   private final FleetState state = new FleetState();
   private final Ownership whole = Ownership.whole(PARTITIONS);
 

@@ -1,47 +1,35 @@
 package io.kvfleet.events.trust;
 
+import io.kvfleet.events.EventType;
 import io.kvfleet.events.FleetEvent;
-import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
-import io.kvfleet.events.PeerHeartbeat;
-import io.kvfleet.events.PeerJoined;
-import io.kvfleet.events.PeerLeft;
-import io.kvfleet.events.PeerLost;
-import io.kvfleet.events.RegionDeregistered;
-import io.kvfleet.events.RegionRegistered;
-import io.kvfleet.events.RegionSkipped;
-import io.kvfleet.events.RegistrationDecision;
-import io.kvfleet.events.RegistrationFailed;
-import io.kvfleet.events.TransferCompleted;
-import io.kvfleet.events.TransferDispatched;
-import io.kvfleet.events.TransferFailed;
-import io.kvfleet.events.TransferRejected;
-import io.kvfleet.events.TransferRequested;
-import io.kvfleet.events.TransferTimedOut;
 
 /** Which role may write which event type: the table in docs/SECURITY.md, "Signed events". */
 final class Rights {
   private Rights() {}
 
+  /**
+   * Rights follow the wire type: an event this build reads only as opaque data (a known type at a newer schema
+   * version) needs the role its type needs, so no role writes another's type by bumping {@code schemaversion}; a
+   * type this build does not know at all is kept as data, never folded into state, and any role may write it.
+   */
   static boolean mayWrite(Role role, FleetEvent event) {
-    return switch (event) {
-      case PeerJoined e -> role == Role.NODE;
-      case PeerHeartbeat e -> role == Role.NODE;
-      case PeerLeft e -> role == Role.NODE;
-      case RegionRegistered e -> role == Role.NODE;
-      case RegistrationFailed e -> role == Role.NODE;
-      case RegionSkipped e -> role == Role.NODE;
-      case RegionDeregistered e -> role == Role.NODE;
-      case RegistrationDecision e -> role == Role.NODE;
-      case ModelLayoutDeclared e -> role == Role.NODE;
-      case PeerLost e -> role == Role.COORDINATOR;
-      case TransferRequested e -> role == Role.ROUTER;
-      case TransferDispatched e -> role == Role.COORDINATOR;
-      case TransferRejected e -> role == Role.COORDINATOR;
-      case TransferTimedOut e -> role == Role.COORDINATOR;
-      case TransferCompleted e -> role == Role.NODE;
-      case TransferFailed e -> role == Role.NODE || role == Role.COORDINATOR;
-      case OpaqueEvent e -> true; // a type this build does not know: kept as data, never folded into state
+    return mayWrite(role, event.wireType());
+  }
+
+  /** Whether {@code role} may write a document whose {@code type} is {@code wireType}, at any schema version. */
+  static boolean mayWrite(Role role, String wireType) {
+    return EventType.byWireName(wireType).map(type -> mayWrite(role, type)).orElse(true);
+  }
+
+  /** Whether {@code role} may write events of the known type {@code type}, at any schema version. */
+  private static boolean mayWrite(Role role, EventType type) {
+    return switch (type) {
+      case PEER_JOINED, PEER_HEARTBEAT, PEER_LEFT, REGION_REGISTERED, REGISTRATION_FAILED, REGION_SKIPPED,
+          REGION_DEREGISTERED, REGISTRATION_DECISION, MODEL_LAYOUT_DECLARED, TRANSFER_COMPLETED -> role == Role.NODE;
+      case PEER_LOST, TRANSFER_DISPATCHED, TRANSFER_REJECTED, TRANSFER_TIMED_OUT -> role == Role.COORDINATOR;
+      case TRANSFER_REQUESTED -> role == Role.ROUTER;
+      case TRANSFER_FAILED -> role == Role.NODE || role == Role.COORDINATOR;
     };
   }
 

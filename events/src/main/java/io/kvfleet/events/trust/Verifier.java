@@ -64,6 +64,35 @@ public final class Verifier {
     };
   }
 
+  /**
+   * The verdict on {@code raw}, a record that does not decode, that says it is a {@code wireType} written by
+   * {@code producer}: whether its exact bytes are signed by a key the trust file lists that may write as that
+   * producer and whose role may write that type. Nothing else of it can be read, so nothing else is checked; a
+   * reader answers such a record (a rejection for a request it cannot read) only when this trusts it.
+   */
+  public Verdict checkUndecoded(byte[] raw, String wireType, String producer) {
+    if (trust.isEmpty()) {
+      return UNCHECKED;
+    }
+    String what = wireType + " (does not decode) from '" + producer + "': ";
+    Optional<SignedDocument.Parts> parts = SignedDocument.split(raw);
+    if (parts.isEmpty()) {
+      return new Verdict.Refused(ReasonCodes.EVENT_UNSIGNED, what + "no keyid and signature members");
+    }
+    SignedDocument.Parts p = parts.get();
+    return switch (trust.get().check(p.keyId(), p.signedBytes(), p.signature())) {
+      case KeyCheck.UnknownKey u -> new Verdict.Refused(ReasonCodes.EVENT_UNKNOWN_KEY, what + "key '" + u.keyId() + "'");
+      case KeyCheck.BadSignature b ->
+          new Verdict.Refused(ReasonCodes.EVENT_BAD_SIGNATURE, what + "key '" + b.keyId() + "'");
+      case KeyCheck.Verified v when !v.binding().mayProduceAs(producer) -> new Verdict.Refused(
+          ReasonCodes.EVENT_WRONG_PRODUCER, what + "key '" + v.binding().id() + "' may not write as '" + producer + "'");
+      case KeyCheck.Verified v when !Rights.mayWrite(v.binding().role(), wireType) -> new Verdict.Refused(
+          ReasonCodes.EVENT_WRONG_ROLE, what + "a " + v.binding().role().wireName() + " key ('" + v.binding().id()
+              + "') may not write " + wireType);
+      case KeyCheck.Verified v -> new Verdict.Trusted(Optional.of(v.binding()));
+    };
+  }
+
   private static Verdict rights(KeyBinding key, Envelope envelope, Function<String, Optional<String>> dispatchedTo) {
     FleetEvent event = envelope.data();
     if (!key.mayProduceAs(envelope.producer())) {

@@ -145,4 +145,38 @@ class VerifierTest {
     var envelope = from("evil-0", new PeerLost("prefill-0", 3, ReasonCodes.LEASE_EXPIRED, 0));
     assertThat(Verifier.off().check(CODEC.encode(envelope), envelope, UNKNOWN)).isInstanceOf(Verdict.Trusted.class);
   }
+
+  @Test
+  void rightsFollowTheWireTypeOfAnEventReadAsOpaqueData() {
+    // A known type at a newer schema version decodes as an OpaqueEvent: it needs its type's role all the same.
+    var bumped = from("decode-0", new io.kvfleet.events.OpaqueEvent("decode-0", "t-1",
+        EventType.TRANSFER_REQUESTED.wireName(), 99, "{\"transferId\":\"t-1\",\"sourceNode\":\"decode-0\"}"));
+    assertThat(reason(signedBy(decode, bumped))).isEqualTo(ReasonCodes.EVENT_WRONG_ROLE);
+    var routers = from("router-0", new io.kvfleet.events.OpaqueEvent("", "t-1",
+        EventType.TRANSFER_REQUESTED.wireName(), 99, "{}"));
+    assertThat(reason(signedBy(router, routers))).isEqualTo("TRUSTED");
+    var unknown = from("decode-0", new io.kvfleet.events.OpaqueEvent("decode-0", "x", "io.kvfleet.future.thing", 1,
+        "{}"));
+    assertThat(reason(signedBy(decode, unknown))).as("a type this build does not know").isEqualTo("TRUSTED");
+  }
+
+  @Test
+  void checksTheExactBytesOfARecordThatDoesNotDecode() {
+    byte[] doc = "{\"type\":\"io.kvfleet.transfer.requested\",\"producer\":\"router-0\",\"data\":{}}"
+        .getBytes(StandardCharsets.UTF_8);
+    String requested = EventType.TRANSFER_REQUESTED.wireName();
+    assertThat(reason(verifier.checkUndecoded(doc, requested, "router-0"))).isEqualTo(ReasonCodes.EVENT_UNSIGNED);
+    assertThat(reason(verifier.checkUndecoded(SignedDocument.sign(doc, router), requested, "router-0")))
+        .isEqualTo("TRUSTED");
+    assertThat(reason(verifier.checkUndecoded(SignedDocument.sign(doc, router), requested, "router-1")))
+        .isEqualTo(ReasonCodes.EVENT_WRONG_PRODUCER);
+    byte[] bySomeNode = SignedDocument.sign(doc, decode);
+    assertThat(reason(verifier.checkUndecoded(bySomeNode, requested, "decode-0")))
+        .isEqualTo(ReasonCodes.EVENT_WRONG_ROLE);
+    byte[] changed = SignedDocument.sign(doc, router);
+    changed[3]++;
+    assertThat(reason(verifier.checkUndecoded(changed, requested, "router-0")))
+        .isEqualTo(ReasonCodes.EVENT_BAD_SIGNATURE);
+    assertThat(Verifier.off().checkUndecoded(doc, requested, "x")).isInstanceOf(Verdict.Trusted.class);
+  }
 }
