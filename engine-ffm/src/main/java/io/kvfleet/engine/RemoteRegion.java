@@ -32,6 +32,14 @@ public final class RemoteRegion implements AutoCloseable {
     return open;
   }
 
+  /**
+   * Whether the peer refused the key when it was attached (say, no confirmation within the bound):
+   * batches through it fail, and a later attach asks the peer again.
+   */
+  public boolean refused() {
+    return remote.refused();
+  }
+
   Peer peer() {
     return peer;
   }

@@ -53,6 +53,11 @@ public final class Lease {
     provenUntil = Math.max(provenUntil, sentAt + leaseNanos - marginNanos);
   }
 
+  /** Gives the lease up for good (the agent read its own loss, or fences itself): no work goes on under it. */
+  public void revoke() {
+    dead = true;
+  }
+
   /** Whether the agent may start work now, or go on with work it started. */
   public boolean current() {
     return !dead && nanoTime.getAsLong() < provenUntil;

@@ -126,7 +126,7 @@ public final class NodeAgent extends VerticleBase {
           + " was dispatched to it at its epoch, whoever wrote it to Kafka", config.nodeId());
     }
     return OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
-          if (!crashed) {
+          if (!crashed && runner != null) { // before the first join there is no epoch a dispatch can be for
             runner.onDispatch(d);
           }
         })
@@ -191,6 +191,7 @@ public final class NodeAgent extends VerticleBase {
       return;
     }
     rejoining = true;
+    lease.revoke(); // a batch that is running stops at its next poll: the fleet may have failed it already
     LOG.warn("{}; it fails what it holds ({}) and joins again with a new epoch", why, reason);
     vertx.cancelTimer(heartbeatTimer);
     vertx.cancelTimer(fenceTimer);

@@ -25,6 +25,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * on the agent's address would take every other message). Runs on the agent's event loop.
  */
 final class OrderLog {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OrderLog.class);
   private final KafkaConsumer<String, Decoded> consumer;
 
   private OrderLog(KafkaConsumer<String, Decoded> consumer) {
@@ -42,13 +43,31 @@ final class OrderLog {
       if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof TransferDispatched d
           && d.sourceNode().equals(nodeId)) {
         dispatched.accept(d);
+      } else if (unreadable(record.value()) instanceof String why) {
+        LOG.warn("{} cannot read a record that names a dispatch ({}@{}): {}; its order does not run (a"
+            + " newer coordinator? upgrade the agents first)", nodeId, record.partition(), record.offset(), why);
       }
     });
+    // Without a handler Vert.x drops poll errors silently: an agent that cannot read its orders
+    // (an ACL, expired credentials) would heartbeat on and run nothing.
+    consumer.exceptionHandler(error -> LOG.warn("{} cannot read its orders from {}: {}", nodeId, Topics.TRANSFERS,
+        error.toString()));
     return consumer.partitionsFor(Topics.TRANSFERS)
         .map(infos -> new TopicPartition(Topics.TRANSFERS, OwnLossWatch.partition(nodeId, infos.size())))
         .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp)))
             .compose(v -> consumer.position(tp))) // the start is fixed now, not at the first poll
         .map(start -> new OrderLog(consumer));
+  }
+
+  /** Why a record that names the dispatch type is no dispatch this agent can read, or null when it is one (or none). */
+  private static String unreadable(Decoded decoded) {
+    return switch (decoded) {
+      case null -> null;
+      case Decoded.Malformed m -> m.reason();
+      case Decoded.Event e -> e.envelope().data() instanceof io.kvfleet.events.OpaqueEvent o
+          && o.wireType().equals(EventType.TRANSFER_DISPATCHED.wireName())
+          ? "schema version " + o.schemaVersion() + " of " + o.wireType() : null;
+    };
   }
 
   Future<Void> close() {

@@ -250,8 +250,13 @@ public final class EngineDataPlane implements DataPlane {
   /** Peers and attached remote keys, cached; each cache is used by one thread at a time. */
   private final class Links implements StagedPath.Links, AutoCloseable {
     private final Map<WorkerAddress, Peer> peers = new HashMap<>();
+    /** How long a refused attach stands before the peer is asked again. */
+    private static final Duration ASK_AGAIN = Duration.ofSeconds(1);
     /** By peer and key: a peer replaced after it broke needs its keys attached again. */
     private final Map<Map.Entry<Peer, String>, RemoteRegion> remotes = new HashMap<>();
+    /** When each refused attach in {@code remotes} was refused ({@link System#nanoTime}). */
+    private final Map<Map.Entry<Peer, String>, Long> refused = new HashMap<>();
+    private final Object attaching = new Object();
 
     @Override
     public synchronized Peer peer(String backend, String transport) {
@@ -269,9 +274,43 @@ public final class EngineDataPlane implements DataPlane {
       return peer;
     }
 
+    /**
+     * The peer's region for {@code key}, attached once. A refused attach (no confirmation from the
+     * peer in time, or a "no") is kept for {@link #ASK_AGAIN} only, then asked again, so one slow
+     * answer does not fail the region for good; the attach waits for the peer outside the lock
+     * that lookups take.
+     */
     @Override
-    public synchronized RemoteRegion remote(Peer peer, String key) {
-      return remotes.computeIfAbsent(Map.entry(peer, key), k -> peer.attach(RemoteKey.fromBase64(key)));
+    public RemoteRegion remote(Peer peer, String key) {
+      var entry = Map.entry(peer, key);
+      synchronized (this) {
+        RemoteRegion known = remotes.get(entry);
+        Long refusedAt = refused.get(entry);
+        if (known != null && (refusedAt == null || System.nanoTime() - refusedAt < ASK_AGAIN.toNanos())) {
+          return known;
+        }
+        if (known != null) {
+          remotes.remove(entry);
+          refused.remove(entry);
+          known.close();
+        }
+      }
+      RemoteRegion attached;
+      synchronized (attaching) { // one attach at a time, as before; lookups of attached keys do not wait
+        attached = peer.attach(RemoteKey.fromBase64(key));
+      }
+      RemoteRegion raced;
+      synchronized (this) {
+        raced = remotes.putIfAbsent(entry, attached);
+        if (raced == null && attached.refused()) {
+          refused.put(entry, System.nanoTime());
+        }
+      }
+      if (raced == null) {
+        return attached;
+      }
+      attached.close(); // another batch attached it meanwhile
+      return raced;
     }
 
     @Override

@@ -41,6 +41,16 @@ class LeaseTest {
   }
 
   @Test
+  void aRevokedLeaseStopsWorkAtOnceAndNoAcknowledgementBringsItBack() {
+    lease.acknowledged(lease.now());
+    assertThat(lease.current()).isTrue();
+    lease.revoke(); // the agent read its own loss while its proof still held
+    assertThat(lease.current()).isFalse();
+    lease.acknowledged(lease.now());
+    assertThat(lease.current()).isFalse();
+  }
+
+  @Test
   void anOlderAcknowledgementArrivingLateNeverShortensTheProof() {
     long first = lease.now();
     advance(Duration.ofSeconds(1));

@@ -34,6 +34,11 @@ final class UcxRemote implements BackendRemote {
   }
 
   /** Why the peer did not confirm the region, or null when it did. */
+  @Override
+  public boolean refused() {
+    return refusal != null;
+  }
+
   String refusal() {
     return refusal;
   }
