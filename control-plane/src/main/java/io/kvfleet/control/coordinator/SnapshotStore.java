@@ -105,17 +105,7 @@ public final class SnapshotStore {
     }
     check(header, all.length - newline - 1);
     byte[] bytes = java.util.Arrays.copyOfRange(all, newline + 1, all.length);
-    var crc = new CRC32C();
-    crc.update(bytes);
-    if (crc.getValue() != header.stateCrc32c()) {
-      throw new InvalidSnapshotException("CRC-32C of the state is " + crc.getValue() + ", the header says "
-          + header.stateCrc32c());
-    }
-    FleetState state = StateSnapshot.restore(bytes, header.hash());
-    if (state.appliedCount() != header.applied()) {
-      throw new InvalidSnapshotException("the state folded " + state.appliedCount() + " events, the header says "
-          + header.applied());
-    }
+    FleetState state = StateSnapshot.restoreChecked(bytes, header.stateCrc32c(), header.hash(), header.applied());
     return new Snapshot(file, header, state);
   }
 

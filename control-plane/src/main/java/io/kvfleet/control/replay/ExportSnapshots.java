@@ -183,17 +183,7 @@ public final class ExportSnapshots {
           + header.stateBytes());
     }
     byte[] bytes = java.util.Arrays.copyOfRange(all, newline + 1, all.length);
-    var crc = new CRC32C();
-    crc.update(bytes);
-    if (crc.getValue() != header.stateCrc32c()) {
-      throw new InvalidSnapshotException("CRC-32C of the state is " + crc.getValue() + ", the header says "
-          + header.stateCrc32c());
-    }
-    FleetState state = StateSnapshot.restore(bytes, header.hash());
-    if (state.appliedCount() != header.applied()) {
-      throw new InvalidSnapshotException("the state folded " + state.appliedCount() + " events, the header says "
-          + header.applied());
-    }
+    FleetState state = StateSnapshot.restoreChecked(bytes, header.stateCrc32c(), header.hash(), header.applied());
     long keeps = state.keepEnded().map(Duration::toMillis).orElse(-1L);
     if (keeps != header.keepEndedMillis()) {
       throw new InvalidSnapshotException("the state keeps ended transfers " + keeps + " ms, the header says "

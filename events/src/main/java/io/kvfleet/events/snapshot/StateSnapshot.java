@@ -57,6 +57,24 @@ public final class StateSnapshot {
    * The state {@code bytes} describe, if they are a snapshot this build can read and the state
    * they rebuild has {@code expectedHash}; otherwise an {@link InvalidSnapshotException} that says why.
    */
+  /**
+   * Restores a snapshot's state after checking it against what its file's header says: the
+   * CRC-32C of the bytes, the state hash and the number of events folded.
+   */
+  public static FleetState restoreChecked(byte[] bytes, long crc32c, String expectedHash, long applied) {
+    var crc = new java.util.zip.CRC32C();
+    crc.update(bytes);
+    if (crc.getValue() != crc32c) {
+      throw new InvalidSnapshotException("CRC-32C of the state is " + crc.getValue() + ", the header says " + crc32c);
+    }
+    FleetState state = restore(bytes, expectedHash);
+    if (state.appliedCount() != applied) {
+      throw new InvalidSnapshotException("the state folded " + state.appliedCount() + " events, the header says "
+          + applied);
+    }
+    return state;
+  }
+
   public static FleetState restore(byte[] bytes, String expectedHash) {
     requireNonNull(bytes, "bytes must not be null");
     requireNonNull(expectedHash, "expectedHash must not be null");
