@@ -65,10 +65,13 @@ class DashboardBrowserIT {
         browser.findElement(By.id("detail-close")).click();
 
         By completed = By.xpath("//tr[contains(@class,'transfer')][td[3]='COMPLETED']");
-        wait.until(ExpectedConditions.elementToBeClickable(completed));
-        var row = browser.findElement(completed);
-        String transferId = row.getDomAttribute("data-transfer");
-        row.click();
+        // The table re-renders as events arrive: find and click the row in one step, again if it went stale.
+        String transferId = wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+          var row = d.findElement(completed);
+          String id = row.getDomAttribute("data-transfer");
+          row.click();
+          return id;
+        });
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#detail .explanation"), transferId));
         String explanation = browser.findElement(By.id("detail")).getText();
         assertThat(explanation).contains("Explain transfer " + transferId).contains("completed")
