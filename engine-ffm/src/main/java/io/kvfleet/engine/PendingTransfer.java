@@ -73,13 +73,14 @@ public final class PendingTransfer {
 
   /**
    * Gives the batch up without progressing it again (a caller that may no longer move bytes, e.g. an
-   * agent whose lease lapsed): cancelled, the peer marked broken; the result if it had ended already.
+   * agent whose lease lapsed): cancelled, the peer marked broken, failed {@code LEASE_UNPROVEN}; the
+   * result if it had ended already.
    */
   public synchronized TransferResult abandon(String why) {
     if (result == null) {
       transfer.abandon();
       peer.markBroken(why);
-      end(TransferResult.Failed.of(TransferFailure.DEADLINE_PASSED, why, -1, peer.path()));
+      end(TransferResult.Failed.of(TransferFailure.LEASE_UNPROVEN, why, -1, peer.path()));
     }
     return result;
   }

@@ -16,6 +16,11 @@ public enum TransferFailure {
   /** The batch did not complete before its deadline; the peer should be treated as broken. */
   DEADLINE_PASSED,
   /**
+   * The caller gave the batch up because it may no longer move bytes (an agent that cannot prove
+   * its lease is current); not one more poll ran, and the peer is marked broken.
+   */
+  LEASE_UNPROVEN,
+  /**
    * The peer is gone (endpoint timeout, connection reset, process exited) or its connection is
    * closed or broken; {@link Peer#isUsable()} turns false, reconnect to go on.
    */

@@ -44,8 +44,9 @@ public final class ReasonCodes {
   /** No grant of the destination's agent covers the remote region (forged, revoked or shrunk): nothing was moved through it. */
   public static final String NO_GRANT = "NO_GRANT";
   /**
-   * The source's agent did not run the transfer: it could not prove its lease was current (no
-   * heartbeat acknowledged by Kafka within it), so the fleet may already have declared it lost.
+   * The source's agent did not run the transfer, or gave up a batch it was running, not one more
+   * poll after the moment it could not prove its lease was current (no heartbeat acknowledged by
+   * Kafka within it), since the fleet may already have declared it lost.
    */
   public static final String LEASE_UNPROVEN = "LEASE_UNPROVEN";
   /** A transfer request at a schema version newer than the coordinator reads; its id was readable. */
