@@ -3,6 +3,8 @@ package io.kvfleet.events.state;
 import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.events.Envelope;
+import io.kvfleet.events.EventType;
+import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ModelLayoutDeclared;
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.PeerHeartbeat;
@@ -44,7 +46,7 @@ public final class FleetState {
    * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
    * snapshots written by an older fold are replayed from the log instead of trusted.
    */
-  public static final int FOLD_VERSION = 5;
+  public static final int FOLD_VERSION = 6;
 
   /**
    * How many registration failures, skips, decisions, stale registrations and violations a fold
@@ -53,15 +55,36 @@ public final class FleetState {
    */
   public static final int KEPT_HISTORY = 1_000;
 
+  /**
+   * How many wire types of events it cannot read a forgetting fold counts by name; the rest, and
+   * any type longer than {@link #KEPT_TYPE_LENGTH}, are counted under {@link #OTHER_TYPES}, so no
+   * writer grows the coordinator's memory by naming ever new types.
+   */
+  public static final int KEPT_TYPES = 100;
+
+  /** The longest wire type a forgetting fold counts by name. */
+  public static final int KEPT_TYPE_LENGTH = 128;
+
+  /** Where a forgetting fold counts the opaque events of the types it does not count by name. */
+  public static final String OTHER_TYPES = "(other types)";
+
+  /**
+   * How many incarnations (epochs) of each producer a forgetting fold keeps the sequence numbers
+   * of: the newest. An event of an older incarnation is not folded and is recorded as a violation
+   * (that incarnation was fenced long ago), so no writer grows the fold by writing under ever new epochs.
+   */
+  public static final int KEPT_EPOCHS = 8;
+
   private final Peers peers = new Peers();
   private final Regions regions;
   private final Transfers transfers;
-  private final Sequences sequences = new Sequences();
+  private final Sequences sequences;
   private final Layouts layouts = new Layouts();
   private final Recent<RegionSkipped> skipped;
   private final Recent<RegistrationDecision> decisions;
   private final SortedMap<String, Long> opaqueByType = new TreeMap<>();
   private final Recent<Violation> violations;
+  private final boolean forgetting;
   private long applied;
 
   /** An empty fleet that keeps every transfer. */
@@ -76,6 +99,8 @@ public final class FleetState {
     this.skipped = new Recent<>(history);
     this.decisions = new Recent<>(history);
     this.violations = new Recent<>(history);
+    this.forgetting = keepEndedMillis != Transfers.KEEP_ALL;
+    this.sequences = new Sequences(forgetting ? KEPT_EPOCHS : Integer.MAX_VALUE);
   }
 
   /**
@@ -107,11 +132,22 @@ public final class FleetState {
   public void apply(Envelope envelope) {
     requireNonNull(envelope, "envelope must not be null");
     applied++;
-    if (!sequences.record(envelope.producer(), envelope.epoch(), envelope.sequence())) {
-      return;
+    switch (sequences.record(envelope.producer(), envelope.epoch(), envelope.sequence())) {
+      case NEW -> { }
+      case SEEN -> {
+        return;
+      }
+      case OLDER_THAN_KEPT -> {
+        new Applying(envelope, violations).violation("event " + envelope.id() + " of " + envelope.producer()
+            + " epoch " + envelope.epoch() + ", older than the " + KEPT_EPOCHS
+            + " newest epochs of that producer the fold keeps, not folded");
+        return;
+      }
     }
     var at = new Applying(envelope, violations);
-    transfers.forgetEndedBefore(at.time());
+    if (decidedByACoordinator(envelope.data())) {
+      transfers.forgetEndedBefore(at.time());
+    }
     switch (envelope.data()) {
       case PeerJoined e -> {
         if (peers.joined(e, at)) {
@@ -149,8 +185,29 @@ public final class FleetState {
           transfers.ended(e.transferId(), TransferStatus.FAILED, e.reason(), e.detail(), at);
       case TransferTimedOut e ->
           transfers.ended(e.transferId(), TransferStatus.TIMED_OUT, ReasonCodes.DEADLINE_PASSED, "", at);
-      case OpaqueEvent e -> opaqueByType.merge(e.wireType(), 1L, Long::sum);
+      case OpaqueEvent e -> opaqueByType.merge(countedType(e.wireType()), 1L, Long::sum);
     }
+  }
+
+  /**
+   * Whether {@code event} is a coordinator's decision, the only events whose time moves the clock
+   * a forgetting fold forgets ended transfers by. A coordinator's clock already decides deadlines
+   * and leases; a node's, a router's or a forger's far-future time (or a broken clock) would
+   * otherwise make every coordinator forget every ended transfer at once, and a retried request
+   * would then be dispatched again.
+   */
+  private static boolean decidedByACoordinator(FleetEvent event) {
+    return EventType.byWireName(event.wireType()).map(type -> switch (type) {
+      case PEER_LOST, TRANSFER_DISPATCHED, TRANSFER_REJECTED, TRANSFER_TIMED_OUT -> true;
+      default -> false;
+    }).orElse(false);
+  }
+
+  private String countedType(String wireType) {
+    if (!forgetting || opaqueByType.containsKey(wireType)) {
+      return wireType;
+    }
+    return wireType.length() <= KEPT_TYPE_LENGTH && opaqueByType.size() < KEPT_TYPES - 1 ? wireType : OTHER_TYPES;
   }
 
   /** The current incarnation of a node, if it ever joined. */
@@ -291,7 +348,11 @@ public final class FleetState {
         violations.total());
   }
 
-  /** Whether the log already gave this producer incarnation's {@code sequence} (a redelivery). */
+  /**
+   * Whether the log already gave this producer incarnation's {@code sequence} (a redelivery), or
+   * the fold will not fold it (an incarnation older than the {@link #KEPT_EPOCHS} it keeps): either
+   * way nothing is to be decided on it.
+   */
   public boolean hasSeen(String producer, long epoch, long sequence) {
     return sequences.contains(producer, epoch, sequence);
   }

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The sequence numbers seen per producer incarnation, as runs of consecutive numbers, so gaps and
@@ -26,20 +27,38 @@ public final class Sequences {
   /** What is known of one producer incarnation: its runs and how many duplicates came. */
   public record Seen(List<Run> runs, long duplicates) {}
 
+  /** What {@link #record} found a sequence number to be. */
+  enum Recorded {
+    /** Not seen before: fold it. */
+    NEW,
+    /** Seen before (a redelivery): do not fold it again. */
+    SEEN,
+    /** Of an incarnation older than the newest ones kept: not folded. */
+    OLDER_THAN_KEPT
+  }
+
   // Looked up for every event, so hashed; sorted only when listed or hashed.
   private final Map<Producer, TreeMap<Long, Long>> runs = new HashMap<>();
   private final Map<Producer, Long> duplicates = new HashMap<>();
+  private final Map<String, TreeSet<Long>> epochs = new HashMap<>();
+  private final int keptEpochs;
 
-  Sequences() {}
+  /** Keeps the sequence numbers of the newest {@code keptEpochs} incarnations of each producer. */
+  Sequences(int keptEpochs) {
+    this.keptEpochs = keptEpochs;
+  }
 
-  /** Records a sequence number; false when it was seen before. */
-  boolean record(String producer, long epoch, long sequence) {
+  /** Records a sequence number, unless it was seen before or its incarnation is older than those kept. */
+  Recorded record(String producer, long epoch, long sequence) {
     var key = new Producer(producer, epoch);
+    if (!runs.containsKey(key) && !admit(key)) {
+      return Recorded.OLDER_THAN_KEPT;
+    }
     TreeMap<Long, Long> seen = runs.computeIfAbsent(key, k -> new TreeMap<>());
     Map.Entry<Long, Long> below = seen.floorEntry(sequence);
     if (below != null && below.getValue() >= sequence) {
       duplicates.merge(key, 1L, Long::sum);
-      return false;
+      return Recorded.SEEN;
     }
     long first = below != null && below.getValue() == sequence - 1 ? below.getKey() : sequence;
     long last = sequence;
@@ -49,14 +68,30 @@ public final class Sequences {
       last = after;
     }
     seen.put(first, last);
+    return Recorded.NEW;
+  }
+
+  /** Makes room for a new incarnation, forgetting the producer's oldest; false when it is older than all kept. */
+  private boolean admit(Producer key) {
+    TreeSet<Long> kept = epochs.computeIfAbsent(key.producer(), p -> new TreeSet<>());
+    if (kept.size() >= keptEpochs) {
+      if (key.epoch() < kept.first()) {
+        return false;
+      }
+      var oldest = new Producer(key.producer(), kept.pollFirst());
+      runs.remove(oldest);
+      duplicates.remove(oldest);
+    }
+    kept.add(key.epoch());
     return true;
   }
 
-  /** Whether {@code sequence} of this producer incarnation was seen. */
+  /** Whether {@code sequence} of this producer incarnation was seen, or would not be folded (too old an incarnation). */
   boolean contains(String producer, long epoch, long sequence) {
     TreeMap<Long, Long> seen = runs.get(new Producer(producer, epoch));
     if (seen == null) {
-      return false;
+      TreeSet<Long> kept = epochs.get(producer);
+      return kept != null && kept.size() >= keptEpochs && epoch < kept.first();
     }
     Map.Entry<Long, Long> below = seen.floorEntry(sequence);
     return below != null && below.getValue() >= sequence;
@@ -96,6 +131,7 @@ public final class Sequences {
       var restored = new TreeMap<Long, Long>();
       seen.runs().forEach(run -> restored.put(run.first(), run.last()));
       runs.put(key, restored);
+      epochs.computeIfAbsent(key.producer(), p -> new TreeSet<>()).add(key.epoch());
       if (seen.duplicates() > 0) {
         duplicates.put(key, seen.duplicates());
       }

@@ -149,7 +149,10 @@ final class Transfers {
   private boolean end(
       TransferView view, TransferStatus status, String reason, String detail, long bytes, Applying at) {
     if (!view.status().isTerminal()) {
-      put(view.transferId(), view.ended(status, reason, detail, bytes, at.time(), at.producer()));
+      // Dated no earlier than the transfer's last change: an ending from a clock far behind must not
+      // make the fold forget the transfer at once (and take a retried request as a new transfer).
+      Instant endedAt = at.time().isBefore(view.updatedAt()) ? view.updatedAt() : at.time();
+      put(view.transferId(), view.ended(status, reason, detail, bytes, endedAt, at.producer()));
       return true;
     }
     String source = view.request().sourceNode();

@@ -22,8 +22,19 @@ class ForgettingEndedTransfersTest {
         new TransferCompleted(id, "p0", Samples.request(id, "p0", 1, "d0", 1).totalBytes(), 1_000, "ucx/tcp", ""));
   }
 
-  /** Appends {@code n} events that change nothing but the time: n seconds of log time. */
+  /**
+   * Appends {@code n} coordinator decisions that change nothing but the time (rejections at a
+   * schema version this build cannot read): n seconds of log time.
+   */
   private static Log after(Log log, int n) {
+    for (int i = 0; i < n; i++) {
+      log.append("c0", 1, new OpaqueEvent("", "", "io.kvfleet.transfer.rejected", 99, "{}"));
+    }
+    return log;
+  }
+
+  /** Appends {@code n} events of a node, a second apart. */
+  private static Log nodeEvents(Log log, int n) {
     for (int i = 0; i < n; i++) {
       log.append("p0", 1, new OpaqueEvent("p0", "", "io.kvfleet.peer.migrated", 1, "{}"));
     }
@@ -47,6 +58,43 @@ class ForgettingEndedTransfersTest {
     assertThat(later.counts().transfers()).isZero();
     assertThat(later.counts().forgottenTransfers()).isEqualTo(1);
     assertThat(later.violations()).isEmpty();
+  }
+
+  @Test
+  void onlyACoordinatorsDecisionsMoveTheClockItForgetsBy() {
+    var log = nodeEvents(completedTransfer("t1"), 100);
+
+    assertThat(fold(WINDOW, log.envelopes()).transfer("t1")).as("after 100 s of a node's events alone").isPresent();
+    assertThat(fold(WINDOW, after(log, 1).envelopes()).transfer("t1")).as("after a coordinator's decision").isEmpty();
+  }
+
+  @Test
+  void aNodesFarFutureTimeDoesNotMakeTheFoldForgetWhatEndedAMomentAgo() {
+    var log = completedTransfer("t1");
+    var last = log.last();
+    var future = new Envelope("e-future", "p0", 1, 99, last.time().plus(Duration.ofDays(365)), "",
+        new OpaqueEvent("p0", "", "io.kvfleet.peer.migrated", 1, "{}"));
+    var envelopes = new java.util.ArrayList<>(log.envelopes());
+    envelopes.add(future);
+
+    assertThat(fold(WINDOW, envelopes).transfer("t1")).as("after a node's event dated a year ahead").isPresent();
+  }
+
+  @Test
+  void anEndingDatedBeforeItsTransferIsKeptFromTheTransfersLastChange() {
+    var log = new Log().append(Samples.request("t1", "p0", 1, "d0", 1), new TransferDispatched("t1", "p0", "c0"));
+    var dispatched = log.last();
+    var envelopes = new java.util.ArrayList<>(log.envelopes());
+    envelopes.add(new Envelope("e-past", "p0", 1, 1, java.time.Instant.EPOCH, "",
+        new TransferCompleted("t1", "p0", Samples.request("t1", "p0", 1, "d0", 1).totalBytes(), 1_000, "ucx/tcp", "")));
+    envelopes.addAll(after(new Log(), 3).envelopes().stream()
+        .map(e -> new Envelope(e.id(), e.producer(), e.epoch(), e.sequence(), dispatched.time().plusSeconds(1), "", e.data()))
+        .toList());
+
+    FleetState state = fold(WINDOW, envelopes);
+
+    assertThat(state.transfer("t1").orElseThrow().updatedAt()).isEqualTo(dispatched.time());
+    assertThat(state.transfer("t1").orElseThrow().status()).isEqualTo(TransferStatus.COMPLETED);
   }
 
   @Test
