@@ -53,6 +53,17 @@ class EnvelopeTimeForgetsEndedAttackTest {
   private long sequence;
 
   @Test
+  void controlARetryOfACompletedTransferWithHonestTimesIsNotDispatchedAgain() {
+    var first = completedTransfer();
+    fold(envelope("prefill-0", NOW.plusSeconds(1), new PeerHeartbeat("prefill-0", 3, 60_000)));
+
+    var retry = fold(envelope("router-0", NOW.plusSeconds(2), first));
+
+    assertThat(retry).as("the same retry without the skewed record (passes on main: the attack is what breaks it)")
+        .extracting(a -> a.getClass().getSimpleName()).doesNotContain("Dispatch");
+  }
+
+  @Test
   void aNodesFarFutureHeartbeatDoesNotLetARetriedCompletedRequestBeDispatchedAgain() {
     var first = completedTransfer();
 
