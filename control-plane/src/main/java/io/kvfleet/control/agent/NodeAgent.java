@@ -3,6 +3,7 @@ package io.kvfleet.control.agent;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.ops.HttpLimits;
 import io.kvfleet.control.protocol.Addresses;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.events.BackendCapability;
@@ -39,6 +40,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class NodeAgent extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+  /** The local API closes a connection silent this long (a worker's calls are short; it reconnects). */
+  private static final int API_IDLE_SECONDS = 30;
 
   private final DataPlane dataPlane;
   /** The current incarnation's configuration and publisher; the first publisher is the caller's to close. */
@@ -137,7 +140,7 @@ public final class NodeAgent extends VerticleBase {
       orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
-          : vertx.createHttpServer().requestHandler(AgentApi.router(vertx, this, apiToken))
+          : HttpLimits.server(vertx, API_IDLE_SECONDS, AgentApi.router(vertx, this, apiToken))
               .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
     });
   }

@@ -22,6 +22,15 @@ final class EventStream {
     response.exceptionHandler(e -> open.remove(response));
   }
 
+  /** A comment line to every open stream, so a quiet fleet's streams outlive the server's idle time. */
+  void keepAlive() {
+    for (var response : open) {
+      if (!response.writeQueueFull()) {
+        response.write(": keep-alive\n\n");
+      }
+    }
+  }
+
   boolean hasClients() {
     return !open.isEmpty();
   }

@@ -22,6 +22,11 @@ public final class OpsServer implements FoldWatcher {
   private final PrometheusMeterRegistry registry;
   private final FleetMetrics metrics;
   private final RecentRecords recent;
+  /** A connection silent this long is closed (a client that stops half way through a request is not held). */
+  private static final int IDLE_SECONDS = 60;
+  /** How often an open event stream gets a comment line, well within {@link #IDLE_SECONDS}. */
+  private static final long KEEP_ALIVE_MILLIS = 20_000;
+
   private final EventStream stream = new EventStream();
   private final Promise<Integer> listening = Promise.promise();
   private CoordinatorView view;
@@ -63,6 +68,7 @@ public final class OpsServer implements FoldWatcher {
     this.stateGauges = new StateGauges(registry);
     this.logGauges = new LogGauges(registry, coordinator);
     vertx.setPeriodic(100, 2_000, t -> logGauges.refresh());
+    vertx.setPeriodic(KEEP_ALIVE_MILLIS, t -> stream.keepAlive());
     var router = Router.router(vertx);
     router.get("/health").handler(ctx -> OpsHttp.json(ctx, 200, java.util.Map.of("status", "up")));
     router.get("/ready").handler(ctx -> {
@@ -82,7 +88,7 @@ public final class OpsServer implements FoldWatcher {
     router.get("/").handler(new TokenCheck(options.token()));
     Dashboard.mountPage(router);
     new ApiRoutes(view, recent, new Summary(registry)).mount(router, stream);
-    return vertx.createHttpServer().requestHandler(router).listen(options.port(), options.host())
+    return HttpLimits.server(vertx, IDLE_SECONDS, router).listen(options.port(), options.host())
         .onSuccess(s -> {
           server = s;
           listening.tryComplete(s.actualPort());
