@@ -61,6 +61,45 @@ class InboundRmaAttackTest {
     }
   }
 
+  @Test
+  void aStrangersUcxWorkerCannotWriteAnotherProcesssMemoryThatNoOneRegistered() throws Throwable {
+    try (Engine probe = Engine.open(EngineConfig.defaults().withBackends("ucx").withName("probe"))) {
+      Capability ucx = probe.capability("ucx").orElseThrow();
+      assumeTrue(ucx.available(), "UCX is not available here: " + ucx.detail());
+    }
+    String javaBin = ProcessHandle.current().info().command().orElse("java");
+    Process victim = new ProcessBuilder(javaBin, "--enable-native-access=ALL-UNNAMED", "-cp",
+        System.getProperty("java.class.path"), InboundRmaVictim.class.getName(), Long.toString(LENGTH))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(victim.getInputStream()));
+        var in = new java.io.PrintWriter(victim.getOutputStream(), true);
+        Arena arena = Arena.ofConfined()) {
+      String[] said = out.readLine().split(" "); // "victim <worker address> <rkey> <unregistered address>"
+      var hex = java.util.HexFormat.of();
+      try (UcpContext context = UcpContext.create("stranger", "tcp", false);
+          UcpWorker stranger = UcpWorker.create(context, "stranger");
+          UcxMemory local = ((UcxMemory.Ok) UcxMemory.allocate(context, LENGTH)).memory()) {
+        MemorySegment.ofAddress(local.address()).reinterpret(LENGTH).fill((byte) 9);
+        UcpEndpoint endpoint = UcpEndpoint.connect(stranger, hex.parseHex(said[1]), false);
+        long rkey = endpoint.unpack(hex.parseHex(said[2]), "the victim's public rkey");
+        MemorySegment plain = arena.allocate(UcpLayouts.REQUEST_PARAM);
+        long put = (long) Ucp.PUT_NBX.invokeExact(endpoint.handle(), local.address(), LENGTH,
+            Long.parseLong(said[3]), rkey, local.requestParam());
+        await(stranger, put);
+        long flush = (long) Ucp.EP_FLUSH_NBX.invokeExact(endpoint.handle(), plain.address());
+        await(stranger, flush);
+        in.println("count");
+        assertThat(out.readLine()).as("bytes of another process's memory no one registered that a stranger's"
+            + " put through one of its public rkeys wrote").isEqualTo("count 0");
+      }
+    } finally {
+      victim.getOutputStream().close();
+      if (!victim.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+        victim.destroyForcibly();
+      }
+    }
+  }
+
   /** Progresses {@code worker} until {@code status} (a status or a request) is done, or the patience ran out. */
   private static void await(UcpWorker worker, long status) throws Throwable {
     if (!UcsStatus.isRequest(status)) {
