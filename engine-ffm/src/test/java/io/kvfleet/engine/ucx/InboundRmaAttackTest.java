@@ -14,6 +14,7 @@ import io.kvfleet.engine.ucx.internal.UcsStatus;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * buffer of the target's process that nobody registered.
  */
 @SuppressWarnings("restricted") // FFM by design: the stranger's own UCX calls, and the victim's bytes read back
+@Tag("open-hole") // open: UCX trusts every worker that reaches it (docs/SECURITY.md, "What stays open"); fails on purpose
 class InboundRmaAttackTest {
   private static final long LENGTH = 8192;
   private static final long PATIENCE_NANOS = 10_000_000_000L;
