@@ -1,5 +1,6 @@
 package io.kvfleet.control.demo;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.dataplane.EngineDataPlane;
@@ -29,6 +30,9 @@ import java.util.concurrent.TimeUnit;
 public final class DemoFleet implements AutoCloseable {
   static final String PREFILL = "prefill-0";
   static final String DECODE = "decode-0";
+  /** How many times the demo declares a layout of an agent that is joining again before it gives up. */
+  private static final int REJOIN_ATTEMPTS = 30;
+
   /** The decode node that serves the hybrid model whole (decode-0 registered its conv state only). */
   static final String DECODE_WHOLE = "decode-1";
   /** The demo's nodes. */
@@ -127,7 +131,21 @@ public final class DemoFleet implements AutoCloseable {
 
   /** {@code nodeId}'s agent registers the hybrid model's buffers and declares its layout. */
   private void serve(String nodeId, HybridModel model) throws Exception {
-    await(agents.get(nodeId).declare(model.served()));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        await(agents.get(nodeId).declare(model.served()));
+        return;
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (!(e.getCause() instanceof KvfleetException k) || k.kind() != KvfleetException.Kind.REJOINING
+            || attempt == REJOIN_ATTEMPTS) {
+          throw e;
+        }
+        // A busy machine can starve heartbeats past the lease: the agent joins again at a new epoch.
+        System.out.println("kvfleet demo: " + k.getMessage() + " (the machine is busy: heartbeats were not"
+            + " acknowledged within the lease); declaring its layout again in a second");
+        Thread.sleep(1_000);
+      }
+    }
   }
 
   /** Buffers of {@code plane}'s engine, named {@code prefix-<n>}. */
