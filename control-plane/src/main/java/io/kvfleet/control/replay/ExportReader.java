@@ -96,6 +96,26 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads the one compressed frame held by {@code [from.offset, to.offset)} of the export whose header
+   * is {@code header}: a frame is a complete zstd frame (the writer closes one on every flush), so it
+   * decompresses without what comes before it, and frames can be read in parallel ({@link FrameTail}).
+   */
+  static ExportReader ofFrame(Path path, ExportHeader header, ExportWriter.Frame from, ExportWriter.Frame to)
+      throws IOException {
+    byte[] compressed = new byte[Math.toIntExact(to.offset() - from.offset())];
+    try (var file = java.nio.channels.FileChannel.open(path)) {
+      var buffer = java.nio.ByteBuffer.wrap(compressed);
+      while (buffer.hasRemaining()) {
+        if (file.read(buffer, from.offset() + buffer.position()) < 0) {
+          throw new IOException(path + " ends before byte " + to.offset() + ", where its frame index says a frame starts");
+        }
+      }
+    }
+    return new ExportReader(path, header, Compression.decompress(new java.io.ByteArrayInputStream(compressed), path),
+        from.recordsBefore() + 1);
+  }
+
   /** The header line. */
   public ExportHeader header() {
     return header;
