@@ -22,7 +22,10 @@ public final class ExportFrames {
 
   private ExportFrames() {}
 
-  /** The frames after the first, as {@link ExportWriter#frames} lists them (the last may end the file). */
+  /**
+   * The frames after the first, as {@link ExportWriter#frames} lists them, and after a last frame
+   * that is not full, the end of the file (where nothing starts: a reader finds no records there).
+   */
   public static List<ExportWriter.Frame> scan(Path export) {
     try (var file = FileChannel.open(export)) {
       var frames = new ArrayList<ExportWriter.Frame>();

@@ -112,8 +112,12 @@ public final class ExportReader implements AutoCloseable {
         }
       }
     }
-    return new ExportReader(path, header, Compression.decompress(new java.io.ByteArrayInputStream(compressed), path),
-        from.recordsBefore() + 1);
+    var reader = new ExportReader(path, header,
+        Compression.decompress(new java.io.ByteArrayInputStream(compressed), path), from.recordsBefore() + 1);
+    if (from.offset() == 0) {
+      reader.lines.next(); // the first frame starts with the header line
+    }
+    return reader;
   }
 
   /** The header line. */
