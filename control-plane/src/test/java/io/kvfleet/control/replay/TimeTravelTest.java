@@ -109,6 +109,32 @@ class TimeTravelTest {
   }
 
   @Test
+  void explainsATransferFromTheNewestSnapshotAsAReplayFromTheStartExplainsIt() {
+    var until = START.plusMillis(12_345);
+    String id = replayFromTheStart(new Until.AtTime(until), KEEP).state().transfers().stream()
+        .filter(t -> t.status() == io.kvfleet.events.state.TransferStatus.COMPLETED)
+        .filter(t -> t.requestedAt().isAfter(START.plusMillis(10_100)))
+        .findFirst().orElseThrow().transferId();
+    String[] args = {"explain", "transfer", id, "--file", export.toString(), "--until", until.toString(),
+        "--keep-ended", "3s"};
+
+    var travelled = Cli.run(args);
+    var fromSnapshotJson = Cli.run(append(args, "--json"));
+    var fromStartJson = Cli.run(append(args, "--json", "--no-snapshots"));
+
+    assertThat(travelled.exitCode()).isZero();
+    assertThat(travelled.out()).contains("Started from snapshot").contains("at-00000000000000010000.kvsnap")
+        .contains("Transfer " + id + " completed");
+    assertThat(fromSnapshotJson.out()).isEqualTo(fromStartJson.out()).contains(id);
+  }
+
+  private static String[] append(String[] args, String... more) {
+    var all = java.util.Arrays.copyOf(args, args.length + more.length);
+    System.arraycopy(more, 0, all, args.length, more.length);
+    return all;
+  }
+
+  @Test
   void findsTheFramesTheWriterNotedFromTheExportsBytes() throws Exception {
     var expected = new java.util.ArrayList<>(frames);
     long records = replayFromTheStart(new Until.End(), KEEP).records();
