@@ -5,8 +5,11 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ReplayJson;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,8 +107,8 @@ public final class ExportReader implements AutoCloseable {
   static ExportReader ofFrame(Path path, ExportHeader header, ExportWriter.Frame from, ExportWriter.Frame to)
       throws IOException {
     byte[] compressed = new byte[Math.toIntExact(to.offset() - from.offset())];
-    try (var file = java.nio.channels.FileChannel.open(path)) {
-      var buffer = java.nio.ByteBuffer.wrap(compressed);
+    try (var file = FileChannel.open(path)) {
+      var buffer = ByteBuffer.wrap(compressed);
       while (buffer.hasRemaining()) {
         if (file.read(buffer, from.offset() + buffer.position()) < 0) {
           throw new IOException(path + " ends before byte " + to.offset() + ", where its frame index says a frame starts");
@@ -113,7 +116,7 @@ public final class ExportReader implements AutoCloseable {
       }
     }
     var reader = new ExportReader(path, header,
-        Compression.decompress(new java.io.ByteArrayInputStream(compressed), path), from.recordsBefore() + 1);
+        Compression.decompress(new ByteArrayInputStream(compressed), path), from.recordsBefore() + 1);
     if (from.offset() == 0) {
       reader.lines.next(); // the first frame starts with the header line
     }

@@ -3,6 +3,8 @@ package io.kvfleet.control.replay;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -41,7 +43,7 @@ public record ExportSnapshotHeader(
     String hash,
     long stateBytes,
     long stateCrc32c,
-    java.util.List<ExportWriter.Frame> following) {
+    List<ExportWriter.Frame> following) {
   /** The format name of every such snapshot. */
   public static final String FORMAT = "kvfleet-export-snapshot";
   /** The version this build writes and reads. */
@@ -53,12 +55,12 @@ public record ExportSnapshotHeader(
     nextOffsets = new TreeMap<>(requireNonNull(nextOffsets, "nextOffsets must not be null"));
     requireNonNull(frame, "frame must not be null");
     requireNonNull(hash, "hash must not be null");
-    following = following == null ? java.util.List.of() : java.util.List.copyOf(following);
+    following = following == null ? List.of() : List.copyOf(following);
   }
 
   /** The frame the records after the state start in, then the frames that follow it (the parallel tail). */
-  public java.util.List<ExportWriter.Frame> tailFrames() {
-    var all = new java.util.ArrayList<ExportWriter.Frame>();
+  public List<ExportWriter.Frame> tailFrames() {
+    var all = new ArrayList<ExportWriter.Frame>();
     all.add(frame);
     all.addAll(following);
     return all;
