@@ -24,8 +24,12 @@ final class BenchTimeTravelCommand implements Callable<Integer> {
   Duration keepEnded;
 
   @Option(names = "--reuse", description = "Keep the export and snapshots a run left in --work-dir, if any, and time "
-      + "only the replays")
+      + "only the replays (with the export but no snapshots folder: write the snapshots again)")
   boolean reuse;
+
+  @Option(names = "--compare-serial", description = "Also time each T the previous way (the restored state walked "
+      + "for its hash, the records after it read by one thread), as the reference, with the ratio")
+  boolean compareSerial;
 
   @Option(names = "--work-dir", description = "Where the export and its snapshots go (default: a temporary folder)")
   Path workDir;
@@ -34,6 +38,7 @@ final class BenchTimeTravelCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Path dir = workDir != null ? workDir : Files.createTempDirectory("kvfleet-bench-timetravel-");
     System.out.println("kvfleet bench timetravel: work folder " + dir);
-    return TimeTravelBenchmark.run(new TimeTravelBenchmark.Settings(events, every, keepEnded, dir, reuse), System.out) ? 0 : 1;
+    return TimeTravelBenchmark.run(new TimeTravelBenchmark.Settings(events, every, keepEnded, dir, reuse,
+        compareSerial), System.out) ? 0 : 1;
   }
 }

@@ -2,12 +2,15 @@ package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ReplayJson;
+import io.kvfleet.control.replay.ExportSnapshots;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.control.replay.ReplayText;
+import io.kvfleet.control.replay.TimeTravel;
 import io.kvfleet.events.replay.ExplainTarget;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.replay.Until;
+import io.kvfleet.events.state.FleetState;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -38,6 +41,37 @@ final class ExplainCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON for tools")
   boolean json;
 
+  @Option(names = "--keep-ended", description = "Forget a transfer this long (in log time) after it ended, as a "
+      + "coordinator with the same --keep-ended does; snapshots beside an export are used only with their window "
+      + "(default: keep every transfer)")
+  java.time.Duration keepEnded;
+
+  @Option(names = "--no-snapshots", description = "With --until on an export: fold from its start even if snapshots "
+      + "beside it (export --snapshots-every) would let the replay start later")
+  boolean noSnapshots;
+
+  /**
+   * The replay behind the explanation: from the newest usable snapshot beside an export when there
+   * is an --until (the rule {@code replay --until} follows, {@link TimeTravel}), else from the start.
+   * From a snapshot the history holds only the records after it, and the text says so.
+   */
+  private io.kvfleet.events.replay.ReplayResult replay(ReplayOptions options) {
+    if (from.file != null && until != null && !noSnapshots
+        && java.nio.file.Files.isDirectory(ExportSnapshots.dirOf(from.file))) {
+      var travel = TimeTravel.replay(from.file, options, java.util.Optional.ofNullable(keepEnded), !json);
+      if (!json) {
+        travel.start().skipped().forEach(s -> System.out.println("snapshot skipped: " + s));
+        travel.start().snapshot().ifPresent(s -> System.out.printf("Started from snapshot %s (the state after the "
+            + "export's first %,d records): events before it are not among the steps; --no-snapshots lists them%n",
+            s.file(), s.header().records()));
+      }
+      return travel.replay();
+    }
+    var replay = new Replay(keepEnded == null ? new FleetState() : FleetState.keepingEnded(keepEnded), options);
+    ReplayRunner.run(from.source(), replay, !json);
+    return replay.finish();
+  }
+
   @Override
   public Integer call() {
     if (from.bootstrapServers != null) {
@@ -47,9 +81,7 @@ final class ExplainCommand implements Callable<Integer> {
       var target = ExplainTarget.of(kind, id);
       var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))
           .explaining(target).verifying(trust.verifier("explain"));
-      var replay = new Replay(options);
-      ReplayRunner.run(from.source(), replay, !json);
-      var result = replay.finish();
+      var result = replay(options);
       var explanation = result.explain(target);
       if (json) {
         System.out.println(ReplayJson.pretty(explanation));

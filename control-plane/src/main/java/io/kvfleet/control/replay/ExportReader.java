@@ -5,8 +5,11 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ReplayJson;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +97,30 @@ public final class ExportReader implements AutoCloseable {
     } catch (IOException e) {
       throw KvfleetException.badInput("cannot read " + path + " from byte " + frame.offset() + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Reads the one compressed frame held by {@code [from.offset, to.offset)} of the export whose header
+   * is {@code header}: a frame is a complete zstd frame (the writer closes one on every flush), so it
+   * decompresses without what comes before it, and frames can be read in parallel ({@link FrameTail}).
+   */
+  static ExportReader ofFrame(Path path, ExportHeader header, ExportWriter.Frame from, ExportWriter.Frame to)
+      throws IOException {
+    byte[] compressed = new byte[Math.toIntExact(to.offset() - from.offset())];
+    try (var file = FileChannel.open(path)) {
+      var buffer = ByteBuffer.wrap(compressed);
+      while (buffer.hasRemaining()) {
+        if (file.read(buffer, from.offset() + buffer.position()) < 0) {
+          throw new IOException(path + " ends before byte " + to.offset() + ", where its frame index says a frame starts");
+        }
+      }
+    }
+    var reader = new ExportReader(path, header,
+        Compression.decompress(new ByteArrayInputStream(compressed), path), from.recordsBefore() + 1);
+    if (from.offset() == 0) {
+      reader.lines.next(); // the first frame starts with the header line
+    }
+    return reader;
   }
 
   /** The header line. */

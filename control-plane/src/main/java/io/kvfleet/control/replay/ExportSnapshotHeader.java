@@ -3,6 +3,8 @@ package io.kvfleet.control.replay;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -21,6 +23,11 @@ import java.util.TreeMap;
  * @param keepEndedMillis how long the fold kept an ended transfer, in log time; -1 for ever
  * @param applied envelopes the state folded, duplicates included
  * @param hash the state's {@code StateHash}; the restored state must have it
+ * @param stateBytes the length of the state's binary form, after the header line
+ * @param stateCrc32c the CRC-32C of those bytes
+ * @param following the export's frames after {@code frame}, up to the one where the next snapshot's
+ *     records start: where the records after this snapshot can be read in parallel, a frame per
+ *     thread; empty in a snapshot written without them (its records are then read as one stream)
  */
 public record ExportSnapshotHeader(
     String format,
@@ -35,7 +42,8 @@ public record ExportSnapshotHeader(
     long applied,
     String hash,
     long stateBytes,
-    long stateCrc32c) {
+    long stateCrc32c,
+    List<ExportWriter.Frame> following) {
   /** The format name of every such snapshot. */
   public static final String FORMAT = "kvfleet-export-snapshot";
   /** The version this build writes and reads. */
@@ -47,5 +55,14 @@ public record ExportSnapshotHeader(
     nextOffsets = new TreeMap<>(requireNonNull(nextOffsets, "nextOffsets must not be null"));
     requireNonNull(frame, "frame must not be null");
     requireNonNull(hash, "hash must not be null");
+    following = following == null ? List.of() : List.copyOf(following);
+  }
+
+  /** The frame the records after the state start in, then the frames that follow it (the parallel tail). */
+  public List<ExportWriter.Frame> tailFrames() {
+    var all = new ArrayList<ExportWriter.Frame>();
+    all.add(frame);
+    all.addAll(following);
+    return all;
   }
 }

@@ -47,8 +47,8 @@ public final class TimeTravel {
     }
   }
 
-  /** What a time-travel replay reached, and from where. */
-  public record Result(Start start, ReplayResult replay) {
+  /** What a time-travel replay reached, from where, and how long choosing and restoring the snapshot took. */
+  public record Result(Start start, ReplayResult replay, Duration restoring) {
     /** Records folded in all, those of the snapshot included. */
     public long records() {
       return start.recordsBefore() + replay.records();
@@ -77,6 +77,10 @@ public final class TimeTravel {
 
   /** Picks and restores the newest usable snapshot beside {@code export}, or none. */
   public static Start start(Path export, Until until, Optional<Duration> keepEnded) {
+    return start(export, until, keepEnded, false);
+  }
+
+  private static Start start(Path export, Until until, Optional<Duration> keepEnded, boolean serial) {
     var skipped = new ArrayList<String>();
     java.time.Instant created;
     try (var reader = ExportReader.open(export)) {
@@ -91,7 +95,7 @@ public final class TimeTravel {
         continue; // another window, or past the until: not a skip worth reporting
       }
       try {
-        var loaded = ExportSnapshots.load(listed, created);
+        var loaded = ExportSnapshots.load(listed, created, serial);
         return new Start(Optional.of(loaded), after(header, until), skipped);
       } catch (InvalidSnapshotException e) {
         skipped.add(listed.file().getFileName() + ": " + e.getMessage());
@@ -102,16 +106,32 @@ public final class TimeTravel {
 
   /** Replays {@code export} towards {@code options}' until, from the newest usable snapshot. */
   public static Result replay(Path export, ReplayOptions options, Optional<Duration> keepEnded, boolean progress) {
-    var start = start(export, options.until(), keepEnded);
+    return replay(export, options, keepEnded, progress, false);
+  }
+
+  /**
+   * {@link #replay}, or with {@code serial} the way the previous release did it, kept as the
+   * benchmark's reference: the restored state walked for its hash, the records after it read by one
+   * thread ({@link ReplayRunner#readFrom}).
+   */
+  public static Result replay(Path export, ReplayOptions options, Optional<Duration> keepEnded, boolean progress,
+      boolean serial) {
+    long began = System.nanoTime();
+    var start = start(export, options.until(), keepEnded, serial);
+    var restoring = Duration.ofNanos(System.nanoTime() - began);
     FleetState state = start.snapshot().map(ExportSnapshots.Loaded::state)
         .orElseGet(() -> keepEnded.map(FleetState::keepingEnded).orElseGet(FleetState::new));
     var replay = new Replay(state, options.until(start.until()));
     if (start.snapshot().isPresent()) {
       var header = start.snapshot().get().header();
-      ReplayRunner.readFrom(export, header.frame(), header.skip(), replay::accept, progress);
+      if (serial) {
+        ReplayRunner.readFrom(export, header.frame(), header.skip(), replay::accept, progress);
+      } else {
+        FrameTail.read(export, header.tailFrames(), header.skip(), replay::accept, ReplayRunner.DECODE_THREADS);
+      }
     } else {
       ReplayRunner.read(new LogSource.File(export), replay::accept, progress);
     }
-    return new Result(start, replay.finish());
+    return new Result(start, replay.finish(), restoring);
   }
 }

@@ -29,12 +29,13 @@ class TimeTravelTest {
   @TempDir static Path dir;
   static Path export;
   static List<Path> snapshots;
+  static List<ExportWriter.Frame> frames;
 
   @BeforeAll
   static void writeAnExportWithSnapshots() throws Exception {
     export = dir.resolve("fleet.jsonl.zst");
     // Frames every 2,000 records, snapshots every 5,000: every other snapshot starts inside a frame.
-    var frames = SyntheticExport.write(export, EVENTS, START, 2_000);
+    frames = SyntheticExport.write(export, EVENTS, START, 2_000);
     snapshots = ExportSnapshots.write(export, frames, 5_000, KEEP);
   }
 
@@ -81,6 +82,65 @@ class TimeTravelTest {
     assertThat(result.start().snapshot()).get().extracting(s -> s.header().records()).isEqualTo(10_000L);
     assertThat(result.replay().records()).isEqualTo(2_346);
     assertThat(result.records()).isEqualTo(12_346);
+  }
+
+  @Test
+  void listsTheFramesUpToTheNextSnapshotForTheTailToReadInParallel() {
+    var header = ExportSnapshots.list(export, new java.util.ArrayList<>()).stream()
+        .filter(l -> l.header().records() == 5_000).findFirst().orElseThrow().header();
+
+    assertThat(header.tailFrames()).extracting(ExportWriter.Frame::recordsBefore)
+        .containsExactly(4_000L, 6_000L, 8_000L, 10_000L);
+    assertThat(header.skip()).isEqualTo(1_000);
+  }
+
+  @Test
+  void readsTheFramesInParallelAsOneStreamReadsThem() {
+    var all = new java.util.ArrayList<ExportWriter.Frame>();
+    all.add(new ExportWriter.Frame(0, 0));
+    all.addAll(frames.subList(0, 7));
+    var parallel = new Replay(FleetState.keepingEnded(KEEP.get()), ReplayOptions.defaults());
+
+    FrameTail.read(export, all, 0, parallel::accept, 3);
+
+    var reference = replayFromTheStart(new Until.End(), KEEP);
+    assertThat(parallel.finish().records()).isEqualTo(reference.records());
+    assertThat(StateHash.of(parallel.state())).isEqualTo(StateHash.of(reference.state()));
+  }
+
+  @Test
+  void explainsATransferFromTheNewestSnapshotAsAReplayFromTheStartExplainsIt() {
+    var until = START.plusMillis(12_345);
+    String id = replayFromTheStart(new Until.AtTime(until), KEEP).state().transfers().stream()
+        .filter(t -> t.status() == io.kvfleet.events.state.TransferStatus.COMPLETED)
+        .filter(t -> t.requestedAt().isAfter(START.plusMillis(10_100)))
+        .findFirst().orElseThrow().transferId();
+    String[] args = {"explain", "transfer", id, "--file", export.toString(), "--until", until.toString(),
+        "--keep-ended", "3s"};
+
+    var travelled = Cli.run(args);
+    var fromSnapshotJson = Cli.run(append(args, "--json"));
+    var fromStartJson = Cli.run(append(args, "--json", "--no-snapshots"));
+
+    assertThat(travelled.exitCode()).isZero();
+    assertThat(travelled.out()).contains("Started from snapshot").contains("at-00000000000000010000.kvsnap")
+        .contains("Transfer " + id + " completed");
+    assertThat(fromSnapshotJson.out()).isEqualTo(fromStartJson.out()).contains(id);
+  }
+
+  private static String[] append(String[] args, String... more) {
+    var all = java.util.Arrays.copyOf(args, args.length + more.length);
+    System.arraycopy(more, 0, all, args.length, more.length);
+    return all;
+  }
+
+  @Test
+  void findsTheFramesTheWriterNotedFromTheExportsBytes() throws Exception {
+    var expected = new java.util.ArrayList<>(frames);
+    long records = replayFromTheStart(new Until.End(), KEEP).records();
+    expected.add(new ExportWriter.Frame(records, Files.size(export))); // where the last, partial frame ends
+
+    assertThat(ExportFrames.scan(export)).containsExactlyElementsOf(expected);
   }
 
   @ParameterizedTest

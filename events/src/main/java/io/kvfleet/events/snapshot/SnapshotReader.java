@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * Reads what {@link SnapshotWriter} wrote, trusting nothing: the magic, both versions and every
  * class shape must match this build, sizes must fit the bytes that are left, only the classes of
  * {@link SnapshotClasses} are built (through their validating constructors), and nothing may
- * follow the image. Any failure is an {@link InvalidSnapshotException} that says what was wrong.
+ * follow a segment's value or the last segment. Segments are decoded in parallel
+ * ({@link SnapshotSegments}). Any failure is an {@link InvalidSnapshotException} that says what was wrong.
  */
 final class SnapshotReader {
   private final ByteBuffer in;
@@ -27,17 +28,35 @@ final class SnapshotReader {
     this.in = ByteBuffer.wrap(bytes);
   }
 
+  private SnapshotReader(ByteBuffer in) {
+    this.in = in;
+  }
+
   static StateImage read(byte[] bytes) {
     var reader = new SnapshotReader(bytes);
-    try {
+    List<ByteBuffer> segments = guarded(() -> {
       reader.header();
-      if (!(reader.value() instanceof StateImage image)) {
-        throw new InvalidSnapshotException("the snapshot does not hold a fleet state");
-      }
+      return reader.segments();
+    });
+    return SnapshotSegments.assemble(segments);
+  }
+
+  /** The value a segment holds, all of it (nothing may follow), read with the segment's own strings. */
+  static Object segment(ByteBuffer bytes) {
+    return guarded(() -> {
+      var reader = new SnapshotReader(bytes);
+      Object value = reader.value();
       if (reader.in.hasRemaining()) {
-        throw new InvalidSnapshotException(reader.in.remaining() + " unexpected bytes after the state");
+        throw new InvalidSnapshotException(reader.in.remaining() + " unexpected bytes after a segment's value");
       }
-      return image;
+      return value;
+    });
+  }
+
+  /** Runs a read, turning whatever goes wrong into an {@link InvalidSnapshotException} that says what. */
+  private static <T> T guarded(java.util.function.Supplier<T> read) {
+    try {
+      return read.get();
     } catch (BufferUnderflowException e) {
       throw new InvalidSnapshotException("the snapshot is truncated");
     } catch (RuntimeException e) {
@@ -46,6 +65,29 @@ final class SnapshotReader {
       }
       throw new InvalidSnapshotException("unreadable snapshot: " + e);
     }
+  }
+
+  /** The segments after the header: their count, their lengths, then their bytes, which must end the snapshot. */
+  private List<ByteBuffer> segments() {
+    int count = size();
+    if (count == 0) {
+      throw new InvalidSnapshotException("the snapshot has no segment");
+    }
+    var lengths = new int[count];
+    long total = 0;
+    for (int i = 0; i < count; i++) {
+      lengths[i] = size();
+      total += lengths[i];
+    }
+    if (total != in.remaining()) {
+      throw new InvalidSnapshotException("segments of " + total + " bytes in all, " + in.remaining() + " bytes left");
+    }
+    var segments = new ArrayList<ByteBuffer>(count);
+    for (int length : lengths) {
+      segments.add(in.slice(in.position(), length));
+      in.position(in.position() + length);
+    }
+    return segments;
   }
 
   private void header() {
@@ -184,7 +226,7 @@ final class SnapshotReader {
 
   private String utf8() {
     int length = size();
-    String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+    String s = new String(in.array(), in.arrayOffset() + in.position(), length, StandardCharsets.UTF_8);
     in.position(in.position() + length);
     return s;
   }

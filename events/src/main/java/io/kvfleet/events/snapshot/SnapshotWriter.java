@@ -2,23 +2,31 @@ package io.kvfleet.events.snapshot;
 
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.StateImage;
+import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes a {@link StateImage} in the snapshot's binary form: a header (magic, format and fold
- * versions, the shape of every class it may use), then tagged values. Strings are written once
- * and referred back to by index, since node, region and backend names repeat throughout a fleet.
+ * versions, the shape of every class it may use), then segments of tagged values, each with its
+ * length: the first is the image without its transfers, each of the others a run of at most
+ * {@link #SEGMENT_TRANSFERS} transfers in key order. Within a segment strings are written once and
+ * referred back to by index, since node, region and backend names repeat throughout a fleet; no
+ * segment refers into another, so a reader decodes them in parallel ({@link SnapshotReader}).
  */
 final class SnapshotWriter {
   static final int MAGIC = 0x4B56_4653; // "KVFS"
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
+  /** Transfers per segment: a fleet's snapshot is mostly transfers (200,000 in ten minutes of a large one). */
+  static final int SEGMENT_TRANSFERS = 16_384;
 
   static final byte NULL = 0;
   static final byte STRING = 1;
@@ -41,10 +49,43 @@ final class SnapshotWriter {
   }
 
   static void write(StateImage image, OutputStream sink) throws IOException {
+    write(image, sink, SEGMENT_TRANSFERS);
+  }
+
+  /** {@link #write(StateImage, OutputStream)} with {@code segmentTransfers} transfers a segment (tests use few). */
+  static void write(StateImage image, OutputStream sink, int segmentTransfers) throws IOException {
     var writer = new SnapshotWriter(sink);
     writer.header();
-    writer.value(image);
+    var segments = new ArrayList<byte[]>();
+    segments.add(segment(SnapshotSegments.withTransfers(image, new TreeMap<>())));
+    var run = new TreeMap<String, Object>();
+    for (var transfer : image.transfers().entrySet()) {
+      run.put(transfer.getKey(), transfer.getValue());
+      if (run.size() == segmentTransfers) {
+        segments.add(segment(run));
+        run.clear();
+      }
+    }
+    if (!run.isEmpty()) {
+      segments.add(segment(run));
+    }
+    writer.out.writeInt(segments.size());
+    for (byte[] segment : segments) {
+      writer.out.writeInt(segment.length);
+    }
+    for (byte[] segment : segments) {
+      writer.out.write(segment);
+    }
     writer.out.flush();
+  }
+
+  /** One segment: {@code value} with strings of its own. */
+  static byte[] segment(Object value) throws IOException {
+    var bytes = new ByteArrayOutputStream();
+    var writer = new SnapshotWriter(bytes);
+    writer.value(value);
+    writer.out.flush();
+    return bytes.toByteArray();
   }
 
   private void header() throws IOException {

@@ -27,7 +27,7 @@ public final class TimeTravelBenchmark {
   private TimeTravelBenchmark() {}
 
   /** How big and where. */
-  public record Settings(long events, long every, Duration keepEnded, Path workDir, boolean reuse) {}
+  public record Settings(long events, long every, Duration keepEnded, Path workDir, boolean reuse, boolean compareSerial) {}
 
   /** Shares of the log at which a T falls; 0.1 is a snapshot's own last record when every is a tenth. */
   static final double[] AT = {0.0004, 0.05, 0.1, 0.1001, 0.35, 0.5, 0.7, 0.9, 0.9999, 1.2};
@@ -43,10 +43,17 @@ public final class TimeTravelBenchmark {
     if (settings.reuse() && Files.exists(file) && Files.isDirectory(ExportSnapshots.dirOf(file))) {
       out.printf("reusing %s (%,d bytes) and the snapshots beside it%n", file, Files.size(file));
     } else {
-      var frames = SyntheticExport.write(file, settings.events(), start,
-          io.kvfleet.control.replay.ExportWriter.FRAME_RECORDS);
-      out.printf("wrote %,d events to %s (%,d bytes) in %.1f s%n", settings.events(), file, Files.size(file),
-          (System.nanoTime() - t0) / 1e9);
+      List<io.kvfleet.control.replay.ExportWriter.Frame> frames;
+      if (settings.reuse() && Files.exists(file)) {
+        frames = io.kvfleet.control.replay.ExportFrames.scan(file);
+        out.printf("reusing %s (%,d bytes), its %d frames found again in %.1f s%n", file, Files.size(file),
+            frames.size(), (System.nanoTime() - t0) / 1e9);
+      } else {
+        frames = SyntheticExport.write(file, settings.events(), start,
+            io.kvfleet.control.replay.ExportWriter.FRAME_RECORDS);
+        out.printf("wrote %,d events to %s (%,d bytes) in %.1f s%n", settings.events(), file, Files.size(file),
+            (System.nanoTime() - t0) / 1e9);
+      }
       t0 = System.nanoTime();
       var snapshots = ExportSnapshots.write(file, frames, settings.every(), keep);
       long bytes = 0;
@@ -61,30 +68,85 @@ public final class TimeTravelBenchmark {
     for (double share : AT) {
       times.add(start.plusMillis((long) (share * settings.events()) - 1));
     }
-    t0 = System.nanoTime();
-    var reference = fromStart(file, times, settings.keepEnded());
-    double full = (System.nanoTime() - t0) / 1e9;
-    out.printf("replay from the start, hashing the state at each T on the way: %.1f s%n%n", full);
+    var reference = reference(file, times, settings, out);
 
-    out.printf("%-26s %12s %-32s %9s  %s%n", "--until T", "records", "started from", "seconds", "hash = from the start");
+    out.printf("%-26s %12s %-32s %9s %9s %9s %9s  %s%n", "--until T", "records", "started from", "seconds", "restore",
+        "tail", "cpu s", "hash = from the start; load");
     boolean all = true;
     double worst = 0;
     for (int i = 0; i < times.size(); i++) {
       var until = new Until.AtTime(times.get(i));
-      long t = System.nanoTime();
-      var result = TimeTravel.replay(file, ReplayOptions.defaults().until(until), keep, false);
-      String hash = StateHash.of(result.replay().state());
-      double seconds = (System.nanoTime() - t) / 1e9;
-      worst = Math.max(worst, seconds);
-      boolean same = hash.equals(reference.get(i));
-      all &= same;
-      out.printf("%-26s %,12d %-32s %9.2f  %s%n", times.get(i), result.records(),
-          result.start().snapshot().map(s -> s.file().getFileName().toString()).orElse("the start"), seconds,
-          same ? "yes" : "NO (" + hash + " against " + reference.get(i) + ")");
+      var row = timed(file, until, keep, false, reference.get(i));
+      worst = Math.max(worst, row.seconds());
+      all &= row.same();
+      out.println(row.line(times.get(i), ""));
+      if (settings.compareSerial()) {
+        var serial = timed(file, until, keep, true, reference.get(i));
+        all &= serial.same();
+        out.println(serial.line(times.get(i), String.format(" serial, ratio %.2f", serial.seconds() / row.seconds())));
+      }
     }
+    out.printf("%n(seconds: from the call to the state hash; restore: choosing, reading and checking the snapshot; "
+        + "tail: reading the records after it, folding them to T and hashing the state; cpu s: the JVM's CPU time "
+        + "over the same span, all threads)%n");
     out.printf("%nworst --until: %.2f s (target < 3 s) %s; every hash equal: %s; load average after: %s%n", worst,
         worst < 3 ? "met" : "NOT MET", all ? "yes" : "NO", ReplayBenchmark.loadAverage());
     return all;
+  }
+
+  /** One timed {@code replay --until}: its figures and whether its hash is the reference's. */
+  private record Row(TimeTravel.Result result, double seconds, double cpuSeconds, String hash, String reference) {
+    boolean same() {
+      return hash.equals(reference);
+    }
+
+    String line(Instant t, String note) {
+      double restore = result.restoring().toNanos() / 1e9;
+      return String.format("%-26s %,12d %-32s %9.2f %9.2f %9.2f %9.2f  %s", t, result.records(),
+          result.start().snapshot().map(s -> s.file().getFileName().toString()).orElse("the start"), seconds, restore,
+          seconds - restore, cpuSeconds, (same() ? "yes" : "NO (" + hash + " against " + reference + ")")
+              + "; load " + ReplayBenchmark.loadAverage() + note);
+    }
+  }
+
+  private static Row timed(Path file, Until until, Optional<Duration> keep, boolean serial, String reference) {
+    long t = System.nanoTime();
+    long cpu = processCpuNanos();
+    var result = TimeTravel.replay(file, ReplayOptions.defaults().until(until), keep, false, serial);
+    String hash = StateHash.of(result.replay().state());
+    return new Row(result, (System.nanoTime() - t) / 1e9, (processCpuNanos() - cpu) / 1e9, hash, reference);
+  }
+
+  /** CPU time of the whole JVM: on a loaded machine the wall time says little without it. */
+  private static long processCpuNanos() {
+    var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
+  }
+
+  /**
+   * The hashes a replay from the start reaches at each T: computed, and kept in the work folder so that
+   * a {@code --reuse} run over the same export and snapshots takes them from there (it says so).
+   */
+  private static List<String> reference(Path file, List<Instant> times, Settings settings, PrintStream out)
+      throws java.io.IOException {
+    Path kept = settings.workDir().resolve("reference-hashes.txt");
+    String key = "export " + Files.size(file) + " bytes, modified " + Files.getLastModifiedTime(file) + ", keep-ended "
+        + settings.keepEnded() + ", at " + times;
+    if (settings.reuse() && Files.exists(kept)) {
+      var lines = Files.readAllLines(kept);
+      if (!lines.isEmpty() && lines.getFirst().equals(key) && lines.size() == times.size() + 1) {
+        out.printf("reference hashes (a replay from the start) from %s, computed by an earlier run%n%n", kept);
+        return lines.subList(1, lines.size());
+      }
+    }
+    long t0 = System.nanoTime();
+    var hashes = fromStart(file, times, settings.keepEnded());
+    out.printf("replay from the start, hashing the state at each T on the way: %.1f s%n%n", (System.nanoTime() - t0) / 1e9);
+    var lines = new ArrayList<String>();
+    lines.add(key);
+    lines.addAll(hashes);
+    Files.write(kept, lines);
+    return hashes;
   }
 
   /** The state hash a replay from the start reaches at each time (the state before the first record after it). */
