@@ -73,8 +73,8 @@ public final class Exporter {
           bounds.start(), bounds.end());
       var bar = progress ? Progress.onConsole("export", bounds.size()) : Progress.none();
       var count = new long[3]; // read, written, malformed
-      var byTopic = new TreeMap<String, Long>();
-      var times = new Instant[2];
+      var byTopic = new java.util.HashMap<String, long[]>(); // a counter per topic, not a boxed Long per record
+      long[] times = {Long.MIN_VALUE, Long.MIN_VALUE}; // first and last record timestamps written
       long fileBytes;
       List<ExportWriter.Frame> frames;
       try (var writer = ExportWriter.create(file, header)) {
@@ -97,10 +97,9 @@ public final class Exporter {
             count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
           }
           count[1]++;
-          byTopic.merge(r.topic(), 1L, Long::sum);
-          Instant at = Instant.ofEpochMilli(r.timestamp());
-          times[0] = times[0] == null ? at : times[0];
-          times[1] = at;
+          byTopic.computeIfAbsent(r.topic(), t -> new long[1])[0]++;
+          times[0] = times[0] == Long.MIN_VALUE ? r.timestamp() : times[0];
+          times[1] = r.timestamp();
           return true;
         });
         bar.done();
@@ -108,12 +107,18 @@ public final class Exporter {
         fileBytes = writer.bytesWritten();
         frames = writer.frames();
       }
-      return new Summary(file, count[1], count[2], byTopic, times[0], times[1], fileBytes,
+      var topics = new TreeMap<String, Long>();
+      byTopic.forEach((t, n) -> topics.put(t, n[0]));
+      return new Summary(file, count[1], count[2], topics, instant(times[0]), instant(times[1]), fileBytes,
           Duration.ofNanos(System.nanoTime() - started), header, frames);
     } catch (IOException | UncheckedIOException e) {
       Throwable why = e instanceof UncheckedIOException u ? u.getCause() : e;
       throw KvfleetException.badInput("cannot write " + file + ": " + why);
     }
+  }
+
+  private static Instant instant(long millis) {
+    return millis == Long.MIN_VALUE ? null : Instant.ofEpochMilli(millis);
   }
 
   private static boolean inTime(Options options, long timestamp) {
