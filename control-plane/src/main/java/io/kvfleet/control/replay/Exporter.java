@@ -78,11 +78,10 @@ public final class Exporter {
       long fileBytes;
       List<ExportWriter.Frame> frames;
       try (var writer = ExportWriter.create(file, header)) {
-        log.read(consumed -> {
-          var r = StoredRecord.of(consumed);
-          bar.update(++count[0]);
+        // This thread reads and merges; the lines are checked and written on another (Handoff).
+        try (var lines = new Handoff<StoredRecord>("kvfleet-export-writer", r -> {
           if (!inTime(options, r.timestamp())) {
-            return true;
+            return;
           }
           if (nodeFilter == null) {
             // No node to pick out: nothing needs the event, so the value is checked as JSON, not decoded.
@@ -91,7 +90,7 @@ public final class Exporter {
             Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0])
                 : codec.decode(r.value());
             if (!nodeFilter.keeps(r.keyText(), decoded)) {
-              return true;
+              return;
             }
             write(writer, r, decoded);
             count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
@@ -100,8 +99,13 @@ public final class Exporter {
           byTopic.computeIfAbsent(r.topic(), t -> new long[1])[0]++;
           times[0] = times[0] == Long.MIN_VALUE ? r.timestamp() : times[0];
           times[1] = r.timestamp();
-          return true;
-        });
+        })) {
+          log.read(consumed -> {
+            bar.update(++count[0]);
+            return lines.accept(StoredRecord.of(consumed));
+          });
+          lines.finish(); // after it, this thread sees what the writer thread counted (Thread.join)
+        }
         bar.done();
         writer.finish();
         fileBytes = writer.bytesWritten();
