@@ -104,7 +104,8 @@ public final class ExportWriter implements AutoCloseable {
   /** The reason {@link #write(StoredRecord)} gives a value it keeps as base64. */
   public static final String NOT_JSON = "not one JSON object on one line";
 
-  private void line(StoredRecord r, boolean embed, String malformed) throws IOException {
+  /** Appends one record's line as it is decided: value embedded, or base64 with {@code malformed} (null: none). */
+  void line(StoredRecord r, boolean embed, String malformed) throws IOException {
     line.raw("{\"topic\":").bytes(topic(r.topic())).raw(",\"partition\":").number(r.partition())
         .raw(",\"offset\":").number(r.offset()).raw(",\"timestamp\":").number(r.timestamp()).raw(",");
     bytes("key", r.key());

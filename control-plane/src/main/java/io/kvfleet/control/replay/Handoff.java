@@ -94,11 +94,16 @@ final class Handoff<T> implements AutoCloseable {
     }
   }
 
-  /** Stops the worker if {@link #finish} was not reached (the reading failed). */
+  /** Stops the worker if {@link #finish} was not reached (the reading failed), and waits for it to stop. */
   @Override
   public void close() {
     if (!done) {
       worker.interrupt();
+      try {
+        worker.join(10_000); // what it writes to is closed next: let it stop first
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
