@@ -49,7 +49,10 @@ public record Rate(String what, long items, double wallSeconds, double threadCpu
 
   @Override
   public String toString() {
-    return String.format("%-46s %,11d in %6.2f s: %,12.0f /s (thread CPU %,12.0f /s; process CPU %.2f us each)",
-        what, items, wallSeconds, perSecond(), perCpuSecond(), processCpuMicrosPerItem());
+    // NaN: the process's CPU was not measured (a part timed in slices, such as the tokenizer's batches).
+    String process = Double.isNaN(processCpuSeconds) ? "" : String.format("; process CPU %.2f us each",
+        processCpuMicrosPerItem());
+    return String.format("%-46s %,11d in %6.2f s: %,12.0f /s (thread CPU %,12.0f /s%s)", what, items, wallSeconds,
+        perSecond(), perCpuSecond(), process);
   }
 }
