@@ -31,6 +31,11 @@ public final class ExportWriter implements AutoCloseable {
   private final List<Frame> frames = new ArrayList<>();
   private long records;
   private boolean finished;
+  private String lastTopic;
+  private byte[] lastTopicJson;
+  private String lastHeaderName;
+  private byte[] lastHeaderValue;
+  private byte[] lastHeaderJson;
 
   /** Records per zstd frame: where a replay can start reading without decompressing what comes before. */
   public static final int FRAME_RECORDS = 100_000;
@@ -99,16 +104,15 @@ public final class ExportWriter implements AutoCloseable {
   /** The reason {@link #write(StoredRecord)} gives a value it keeps as base64. */
   public static final String NOT_JSON = "not one JSON object on one line";
 
-  private void line(StoredRecord r, boolean embed, String malformed) throws IOException {
-    line.raw("{\"topic\":").string(r.topic()).raw(",\"partition\":").number(r.partition())
+  /** Appends one record's line as it is decided: value embedded, or base64 with {@code malformed} (null: none). */
+  void line(StoredRecord r, boolean embed, String malformed) throws IOException {
+    line.raw("{\"topic\":").bytes(topic(r.topic())).raw(",\"partition\":").number(r.partition())
         .raw(",\"offset\":").number(r.offset()).raw(",\"timestamp\":").number(r.timestamp()).raw(",");
     bytes("key", r.key());
     line.raw(",\"headers\":[");
     boolean first = true;
     for (var h : r.headers()) {
-      line.raw(first ? "{\"name\":" : ",{\"name\":").string(h.name()).raw(",");
-      bytes("value", h.value());
-      line.raw("}");
+      header(h, first);
       first = false;
     }
     line.raw("],");
@@ -130,6 +134,39 @@ public final class ExportWriter implements AutoCloseable {
     }
   }
 
+  /** The topic as a quoted JSON string; a log has few topics, so the last one is kept quoted. */
+  private byte[] topic(String topic) {
+    if (!topic.equals(lastTopic)) {
+      int mark = line.mark();
+      line.string(topic);
+      lastTopicJson = line.since(mark);
+      lastTopic = topic;
+      line.drop(mark);
+    }
+    return lastTopicJson;
+  }
+
+  /**
+   * One header object. Records mostly carry the same header (the content type), so the last
+   * one written is kept as bytes and appended again when name and value repeat.
+   */
+  private void header(StoredRecord.Header h, boolean first) {
+    if (!first) {
+      line.raw(",");
+    }
+    if (h.name().equals(lastHeaderName) && Arrays.equals(h.value(), lastHeaderValue)) {
+      line.bytes(lastHeaderJson);
+      return;
+    }
+    int mark = line.mark();
+    line.raw("{\"name\":").string(h.name()).raw(",");
+    bytes("value", h.value());
+    line.raw("}");
+    lastHeaderName = h.name();
+    lastHeaderValue = h.value() == null ? null : h.value().clone();
+    lastHeaderJson = line.since(mark);
+  }
+
   /** Ends the compressed frame: the next record starts a new one, at the offset noted. */
   private void endFrame() throws IOException {
     line.drain(file);
@@ -146,7 +183,15 @@ public final class ExportWriter implements AutoCloseable {
   private void bytes(String name, byte[] bytes) {
     if (bytes == null) {
       line.raw("\"").raw(name).raw("\":null");
-    } else if (isUtf8(bytes)) {
+      return;
+    }
+    int mark = line.mark();
+    line.raw("\"").raw(name).raw("\":");
+    if (line.plainString(bytes)) {
+      return; // printable ASCII, nothing to escape: as Jackson would quote it, without a String
+    }
+    line.drop(mark);
+    if (isUtf8(bytes)) {
       line.raw("\"").raw(name).raw("\":").string(new String(bytes, StandardCharsets.UTF_8));
     } else {
       line.raw("\"").raw(name).raw("Base64\":\"").bytes(Base64.getEncoder().encode(bytes)).raw("\"");

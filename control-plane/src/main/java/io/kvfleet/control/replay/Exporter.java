@@ -3,8 +3,6 @@ package io.kvfleet.control.replay;
 import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.events.codec.Decoded;
-import io.kvfleet.events.codec.EventCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeMap;
 
 /** Copies fleet topics (all, a time or offset range, or one node's records) from Kafka to an export file. */
 public final class Exporter {
@@ -64,77 +61,30 @@ public final class Exporter {
   /** Exports to {@code file}, drawing progress as it goes. */
   public static Summary export(Options options, Path file, Clock clock, boolean progress) {
     long started = System.nanoTime();
-    var codec = new EventCodec();
-    var nodeFilter = options.node() == null ? null : new NodeFilter(options.node());
     try (var log = KafkaLog.open(options.bootstrapServers(), options.topics(), options.ranges())) {
       var bounds = log.bounds();
       var header = new ExportHeader(ExportHeader.FORMAT, ExportHeader.VERSION, clock.instant(),
           options.bootstrapServers(), options.topics(), ExportHeader.ORDER, options.describeFilter(),
           bounds.start(), bounds.end());
       var bar = progress ? Progress.onConsole("export", bounds.size()) : Progress.none();
-      var count = new long[3]; // read, written, malformed
-      var byTopic = new TreeMap<String, Long>();
-      var times = new Instant[2];
-      long fileBytes;
-      List<ExportWriter.Frame> frames;
-      try (var writer = ExportWriter.create(file, header)) {
+      try (var writer = ExportWriter.create(file, header); var stages = new ExportStages(writer, options)) {
+        // This thread reads and merges; the records are checked and written on two more (ExportStages).
+        long[] read = {0};
         log.read(consumed -> {
-          var r = StoredRecord.of(consumed);
-          bar.update(++count[0]);
-          if (!inTime(options, r.timestamp())) {
-            return true;
-          }
-          if (nodeFilter == null) {
-            // No node to pick out: nothing needs the event, so the value is checked as JSON, not decoded.
-            count[2] += write(writer, r) ? 0 : 1;
-          } else {
-            Decoded decoded = r.value() == null ? new Decoded.Malformed("empty record", new byte[0])
-                : codec.decode(r.value());
-            if (!nodeFilter.keeps(r.keyText(), decoded)) {
-              return true;
-            }
-            write(writer, r, decoded);
-            count[2] += decoded instanceof Decoded.Malformed ? 1 : 0;
-          }
-          count[1]++;
-          byTopic.merge(r.topic(), 1L, Long::sum);
-          Instant at = Instant.ofEpochMilli(r.timestamp());
-          times[0] = times[0] == null ? at : times[0];
-          times[1] = at;
-          return true;
+          bar.update(++read[0]);
+          return stages.accept(consumed);
         });
+        stages.finish();
         bar.done();
         writer.finish();
-        fileBytes = writer.bytesWritten();
-        frames = writer.frames();
+        return new Summary(file, stages.written(), stages.malformed(), stages.byTopic(), stages.first(),
+            stages.last(), writer.bytesWritten(), Duration.ofNanos(System.nanoTime() - started), header,
+            writer.frames());
       }
-      return new Summary(file, count[1], count[2], byTopic, times[0], times[1], fileBytes,
-          Duration.ofNanos(System.nanoTime() - started), header, frames);
     } catch (IOException | UncheckedIOException e) {
       Throwable why = e instanceof UncheckedIOException u ? u.getCause() : e;
       throw KvfleetException.badInput("cannot write " + file + ": " + why);
     }
   }
 
-  private static boolean inTime(Options options, long timestamp) {
-    return (options.since() == null || timestamp >= options.since().toEpochMilli())
-        && (options.until() == null || timestamp <= options.until().toEpochMilli());
-  }
-
-  /** Writes {@code r} undecoded; whether its value was embedded as JSON. */
-  private static boolean write(ExportWriter writer, StoredRecord r) {
-    try {
-      return writer.write(r);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void write(ExportWriter writer, StoredRecord r, Decoded decoded) {
-    try {
-      writer.write(r, decoded);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -47,6 +47,8 @@ public final class KafkaLog implements AutoCloseable {
     final TopicPartition tp;
     final long end;
     final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
+    /** The head's timestamp, kept here so the merge compares these few objects, not records all over the heap. */
+    long headTime;
     boolean fetchedAll;
     boolean paused;
 
@@ -155,6 +157,9 @@ public final class KafkaLog implements AutoCloseable {
     for (Partition p : partitions) {
       for (var r : records.records(p.tp)) {
         if (r.offset() < p.end) {
+          if (p.buffer.isEmpty()) {
+            p.headTime = r.timestamp();
+          }
           p.buffer.add(r);
         }
       }
@@ -178,7 +183,8 @@ public final class KafkaLog implements AutoCloseable {
           }
           continue;
         }
-        if (next == null || before(p.buffer.peekFirst(), next.buffer.peekFirst())) {
+        if (next == null || p.headTime < next.headTime
+            || p.headTime == next.headTime && before(p.buffer.peekFirst(), next.buffer.peekFirst())) {
           next = p;
         }
       }
@@ -186,6 +192,9 @@ public final class KafkaLog implements AutoCloseable {
         return true;
       }
       var record = next.buffer.pollFirst();
+      if (!next.buffer.isEmpty()) {
+        next.headTime = next.buffer.peekFirst().timestamp();
+      }
       if (next.paused && next.buffer.size() < RESUME_AT) {
         flowControl(next);
       }

@@ -15,6 +15,15 @@ final class LineBuffer {
   private static final int BLOCK = 1 << 16;
   private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
 
+  /** The ASCII characters a JSON string holds as they are: printable, but the quote and the backslash. */
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    for (int c = 0x20; c < 0x7f; c++) {
+      PLAIN[c] = c != '"' && c != '\\';
+    }
+  }
+
   private byte[] buf = new byte[BLOCK * 2];
   private int size;
 
@@ -30,6 +39,23 @@ final class LineBuffer {
 
   /** Appends a JSON string: quoted, escaped, UTF-8. */
   LineBuffer string(String s) {
+    int n = s.length();
+    room(n + 2);
+    int at = size;
+    buf[at++] = '"';
+    for (int k = 0; k < n; k++) {
+      char c = s.charAt(k);
+      if (c >= 0x80 || !PLAIN[c]) {
+        return quoted(s); // something to escape or encode: Jackson's encoder, from the start
+      }
+      buf[at++] = (byte) c;
+    }
+    buf[at++] = '"';
+    size = at;
+    return this;
+  }
+
+  private LineBuffer quoted(String s) {
     room(1);
     buf[size++] = '"';
     bytes(QUOTE.quoteAsUTF8(s));
@@ -38,9 +64,55 @@ final class LineBuffer {
     return this;
   }
 
-  /** Appends a number in decimal. */
+  /**
+   * Appends {@code b} as a JSON string if every byte is printable ASCII that needs no escape
+   * (what keys and header values are); false, with nothing appended, otherwise.
+   */
+  boolean plainString(byte[] b) {
+    for (byte c : b) {
+      if (c < 0 || !PLAIN[c]) {
+        return false;
+      }
+    }
+    room(b.length + 2);
+    buf[size++] = '"';
+    System.arraycopy(b, 0, buf, size, b.length);
+    size += b.length;
+    buf[size++] = '"';
+    return true;
+  }
+
+  /** Appends a number in decimal, without a {@code String} in between. */
   LineBuffer number(long n) {
-    return raw(Long.toString(n));
+    if (n < 0) {
+      return raw(Long.toString(n)); // never for offsets, partitions or record timestamps
+    }
+    room(20);
+    int digits = 1;
+    for (long rest = n / 10; rest > 0; rest /= 10) {
+      digits++;
+    }
+    for (int k = size + digits - 1; k >= size; k--) {
+      buf[k] = (byte) ('0' + n % 10);
+      n /= 10;
+    }
+    size += digits;
+    return this;
+  }
+
+  /** How many bytes are buffered: a mark for {@link #since}. */
+  int mark() {
+    return size;
+  }
+
+  /** Forgets what was appended after {@code mark}. */
+  void drop(int mark) {
+    size = mark;
+  }
+
+  /** A copy of what was appended after {@code mark} (a fragment to append again with {@link #bytes}). */
+  byte[] since(int mark) {
+    return Arrays.copyOfRange(buf, mark, size);
   }
 
   /** Appends bytes as they are. */

@@ -34,9 +34,14 @@ public record StoredRecord(
 
   /** The record a consumer read. */
   public static StoredRecord of(ConsumerRecord<byte[], byte[]> r) {
-    var headers = new java.util.ArrayList<Header>();
-    r.headers().forEach(h -> headers.add(new Header(h.key(), h.value())));
-    return new StoredRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), headers, r.value());
+    var kafka = r.headers().toArray();
+    var headers = new Header[kafka.length];
+    for (int k = 0; k < kafka.length; k++) {
+      headers[k] = new Header(kafka[k].key(), kafka[k].value());
+    }
+    // List.of is immutable already, so the constructor's List.copyOf keeps it instead of copying.
+    return new StoredRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), List.of(headers),
+        r.value());
   }
 
   /** Where it is in the log. */

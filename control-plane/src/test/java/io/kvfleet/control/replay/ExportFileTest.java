@@ -201,6 +201,90 @@ class ExportFileTest {
     assertThat(line).isEqualTo(expected.toString());
   }
 
+  /**
+   * The export keeps the last topic and header as bytes and writes plain keys and numbers without
+   * a String: records that change topic, header and key from one to the next, with keys and
+   * header values that need escaping or base64, must still give the generator's lines.
+   */
+  @Test
+  void writesTheGeneratorsLinesWhenTopicsHeadersAndKeysChangeFromRecordToRecord() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
+    byte[] type = Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8);
+    byte[][] keys = {"node-1".getBytes(StandardCharsets.UTF_8), null, new byte[0], "a\"b".getBytes(StandardCharsets.UTF_8),
+        "é\u007f\u0001".getBytes(StandardCharsets.UTF_8), {(byte) 0xc3, 0x28}, "x/y z~".getBytes(StandardCharsets.UTF_8)};
+    List<List<StoredRecord.Header>> headers = List.of(
+        List.of(new StoredRecord.Header("content-type", type)),
+        List.of(new StoredRecord.Header("content-type", type)),
+        List.of(new StoredRecord.Header("content-type", "other".getBytes(StandardCharsets.UTF_8))),
+        List.of(),
+        List.of(new StoredRecord.Header("content-type", type), new StoredRecord.Header("content-type", type)),
+        List.of(new StoredRecord.Header("t\u00e9\"", null), new StoredRecord.Header("content-type", type)));
+    var records = new ArrayList<StoredRecord>();
+    long[] numbers = {0, 7, 10, 99, 1_000_000_007L, Long.MAX_VALUE};
+    for (int k = 0; k < 42; k++) {
+      String topic = List.of(Topics.NODES, Topics.TRANSFERS, "t\u00e9").get(k % 5 % 3);
+      records.add(new StoredRecord(topic, (int) numbers[k % 4], numbers[k % numbers.length], numbers[(k + 3) % 6],
+          keys[k % keys.length], headers.get(k % headers.size()), k % 9 == 8 ? null : event));
+    }
+    Path file = dir.resolve("lines.jsonl.gz");
+    try (var writer = ExportWriter.create(file, header())) {
+      for (var r : records) {
+        writer.write(r);
+      }
+      writer.finish();
+    }
+    List<String> lines;
+    try (var in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(file))) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().skip(1).toList();
+    }
+
+    assertThat(lines).containsExactlyElementsOf(records.stream().map(ExportFileTest::generatorLine).toList());
+  }
+
+  /** The line Jackson's generator writes for {@code r} (its value an event, or null). */
+  private static String generatorLine(StoredRecord r) {
+    var out = new java.io.StringWriter();
+    try (var json = io.kvfleet.control.ReplayJson.mapper().getFactory().createGenerator(out)) {
+      json.writeStartObject();
+      json.writeStringField("topic", r.topic());
+      json.writeNumberField("partition", r.partition());
+      json.writeNumberField("offset", r.offset());
+      json.writeNumberField("timestamp", r.timestamp());
+      generatorBytes(json, "key", r.key());
+      json.writeArrayFieldStart("headers");
+      for (var h : r.headers()) {
+        json.writeStartObject();
+        json.writeStringField("name", h.name());
+        generatorBytes(json, "value", h.value());
+        json.writeEndObject();
+      }
+      json.writeEndArray();
+      if (r.value() == null) {
+        json.writeNullField("value");
+        json.writeStringField("malformed", "empty record");
+      } else {
+        json.writeFieldName("value");
+        json.writeRawValue(new String(r.value(), StandardCharsets.UTF_8));
+      }
+      json.writeEndObject();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  private static void generatorBytes(com.fasterxml.jackson.core.JsonGenerator json, String name, byte[] bytes)
+      throws java.io.IOException {
+    String text = bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    if (bytes == null) {
+      json.writeNullField(name);
+    } else if (java.util.Arrays.equals(text.getBytes(StandardCharsets.UTF_8), bytes)) {
+      json.writeStringField(name, text);
+    } else {
+      json.writeStringField(name + "Base64", java.util.Base64.getEncoder().encodeToString(bytes));
+    }
+  }
+
   @Test
   void readsTheHeaderAndManyRecordsAcrossBufferBoundaries() throws Exception {
     byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));

@@ -15,6 +15,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -94,6 +95,23 @@ class JsonCheckTest {
     bytes[bytes.length - 1] = '}';
 
     assertThat(JsonCheck.isObject(bytes)).isFalse().isEqualTo(jacksonSaysOneObjectOnOneLine(bytes));
+  }
+
+  /** Strings are scanned eight bytes at a time: every byte value at every place in a word must be judged as Jackson does. */
+  @Test
+  void agreesWithJacksonOnEveryByteAtEveryPlaceOfALongString() {
+    byte[] plain = "{\"a\":\"0123456789abcdefghijklmnopqrstuv\"}".getBytes(StandardCharsets.US_ASCII);
+    int mismatches = 0;
+    for (int at = 6; at < plain.length - 2; at++) {
+      for (int value = 0; value < 256; value++) {
+        byte[] bytes = plain.clone();
+        bytes[at] = (byte) value;
+        mismatches += JsonCheck.isObject(bytes) == jacksonSaysOneObjectOnOneLine(bytes) ? 0 : 1;
+      }
+    }
+
+    assertThat(mismatches).isZero();
+    assertThat(JsonCheck.isObject(plain)).isTrue();
   }
 
   @Property(tries = 3_000)

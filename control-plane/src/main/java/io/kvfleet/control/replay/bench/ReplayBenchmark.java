@@ -77,8 +77,10 @@ public final class ReplayBenchmark {
       fold = FileFold.measure(file, settings.rounds());
       out.println();
       out.println("Fold from the export, one thread (best of " + settings.rounds() + "):");
+      out.println("  " + fold.tokens());
       out.println("  " + fold.endToEnd());
       out.println("  " + fold.pipelined());
+      out.printf("  ratio decode + fold / Jackson's tokens alone, per core: %.2f (target >= 0.70)%n", fold.ratio());
     }
 
     KafkaReading.Result kafka = null;
@@ -115,6 +117,8 @@ public final class ReplayBenchmark {
     if (fold != null) {
       out.printf("  file to state, read + decode + fold, one thread:    %,12.0f /s per core  (target >= 1,000,000) %s%n",
           fold.endToEnd().perCpuSecond(), verdict(fold.endToEnd().perCpuSecond() >= 1e6));
+      out.printf("  file, decode + fold / Jackson's tokens, per core:   %12.2f              (target >= 0.70) %s%n",
+          fold.ratio(), verdict(fold.ratio() >= 0.7));
       out.printf("  file to state, decoding on %2d threads:              %,12.0f /s wall%n", ReplayRunner.DECODE_THREADS,
           fold.pipelined().perSecond());
     }
