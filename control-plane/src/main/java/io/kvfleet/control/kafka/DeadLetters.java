@@ -100,7 +100,12 @@ public final class DeadLetters implements AutoCloseable {
           ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
           ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
-    rereader.assign(List.of(where));
+    var partition = List.of(where);
+    if (offset < rereader.beginningOffsets(partition, REREAD_WAIT).getOrDefault(where, 0L)
+        || offset >= rereader.endOffsets(partition, REREAD_WAIT).getOrDefault(where, 0L)) {
+      return null; // expired away (or never there)
+    }
+    rereader.assign(partition);
     rereader.seek(where, offset);
     long until = System.nanoTime() + REREAD_WAIT.toNanos();
     while (System.nanoTime() < until) {
@@ -146,7 +151,10 @@ public final class DeadLetters implements AutoCloseable {
     });
     sender.shutdown();
     try {
-      sender.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      // a copy read again from the log may take REREAD_WAIT; one not made is made by the next coordinator
+      if (!sender.awaitTermination(REREAD_WAIT.toSeconds() + 10, java.util.concurrent.TimeUnit.SECONDS)) {
+        sender.shutdownNow();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
