@@ -102,6 +102,8 @@ public final class ReasonCodes {
   public static final String EVENT_WRONG_ROLE = "EVENT_WRONG_ROLE";
   /** The key may not speak for the node the record is about, or that its transfer was dispatched to. */
   public static final String EVENT_WRONG_NODE = "EVENT_WRONG_NODE";
+  /** A node's ending of a transfer that was never dispatched (still requested, or rejected): only a dispatch runs one. */
+  public static final String EVENT_NOT_DISPATCHED = "EVENT_NOT_DISPATCHED";
   /**
    * A transfer record in a partition its Kafka key does not map to, or keyed by another node than the one it is
    * about (the key and partition are not signed: a keyless copy of a signed record into another partition).

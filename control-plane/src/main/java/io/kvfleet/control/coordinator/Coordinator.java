@@ -310,8 +310,7 @@ public final class Coordinator extends VerticleBase {
 
   /** Why {@code e}'s writer had no right to say it, if it had none (always trusted without a trust file). */
   private Verdict refusal(Decoded.Event e) {
-    return verifier.check(e.raw(), e.envelope(),
-        transferId -> state.transfer(transferId).map(t -> t.request().sourceNode()));
+    return verifier.check(e.raw(), e.envelope(), io.kvfleet.events.trust.Dispatch.in(state));
   }
 
   /** A transfer partition went to another coordinator: what was left undecided here is its to decide. */

@@ -17,21 +17,36 @@ import org.slf4j.LoggerFactory;
  * Records the coordinator cannot fold (a tombstone, undecodable bytes, an unknown or newer event
  * type, an event on the wrong topic): counted, and copied with the reason to the dead-letter topic
  * by the coordinator that owns the record's partition, once it decides. A record the dead-letter
- * topic already holds a copy of (a previous incarnation copied it) is not copied again. Owned by
- * the coordinator's event loop.
+ * topic already holds a copy of (a previous incarnation copied it) is not copied again. While it
+ * waits (a coordinator catching up copies nothing), its key and value are kept only within
+ * {@link #MAX_PENDING_BYTES}; past that only where it is and why, and the copy reads it again from
+ * the log, so a writer of large junk cannot fill the heap of every coordinator that catches up.
+ * Owned by the coordinator's event loop.
  */
 final class PoisonRecords {
   private static final Logger LOG = LoggerFactory.getLogger(PoisonRecords.class);
   private static final EventCodec CODEC = new EventCodec();
-  /** Poison kept for a partition this coordinator does not own (yet) before the oldest is dropped. */
-  private static final int MAX_PENDING = 10_000;
+  /** Bytes of keys and values kept for the copies that wait; past it a copy is read again from the log. */
+  static final long MAX_PENDING_BYTES = 16L << 20;
+  /** Poison records that may wait (each then costs its origin and reason only); more are counted and logged. */
+  static final int MAX_PENDING = 50_000;
+  /** The most of a reason kept: a reason may quote the record (an unknown type's name). */
+  private static final int MAX_REASON = 512;
 
-  private record Poison(String topic, int partition, long offset, String key, byte[] value, String reason) {}
+  /** A record waiting for its copy; {@code kept} false: its key and value are to be read again from the log. */
+  private record Poison(
+      String topic, int partition, long offset, String key, byte[] value, boolean kept, String reason) {
+    long bytes() {
+      return (key == null ? 0 : key.length()) + (value == null ? 0 : value.length);
+    }
+  }
 
   private final DeadLetters deadLetters;
   private final Set<String> copied;
   private final List<Poison> pending = new ArrayList<>();
+  private long pendingBytes;
   private long count;
+  private long dropped;
 
   /** Copies through {@code deadLetters} (none: counts only), skipping the keys in {@code copied}. */
   PoisonRecords(DeadLetters deadLetters, Set<String> copied) {
@@ -55,11 +70,22 @@ final class PoisonRecords {
   /** Notes a poison record; copied at the next {@link #flush} that finds its partition owned. */
   void add(String topic, int partition, long offset, String key, Decoded value, String reason) {
     count++;
-    LOG.warn("cannot fold record {}-{}@{}: {}", topic, partition, offset, reason);
+    String why = reason.length() <= MAX_REASON ? reason : reason.substring(0, MAX_REASON) + "...";
+    LOG.warn("cannot fold record {}-{}@{}: {}", topic, partition, offset, why);
     if (pending.size() >= MAX_PENDING) {
-      pending.removeFirst();
+      dropped++;
+      if (dropped == 1 || dropped % 1_000 == 0) {
+        LOG.error("{} poison records will not be copied to the dead-letter topic (the latest {}-{}@{}): {} already"
+            + " wait for a partition this coordinator does not own yet", dropped, topic, partition, offset, MAX_PENDING);
+      }
+      return;
     }
-    pending.add(new Poison(topic, partition, offset, key, bytes(value), reason));
+    var poison = new Poison(topic, partition, offset, key, bytes(value), true, why);
+    if (pendingBytes + poison.bytes() > MAX_PENDING_BYTES) {
+      poison = new Poison(topic, partition, offset, null, null, false, why); // read again when copied
+    }
+    pendingBytes += poison.bytes();
+    pending.add(poison);
   }
 
   /** Copies what waits for a partition {@code ownership} now gives this coordinator. */
@@ -70,8 +96,14 @@ final class PoisonRecords {
         continue;
       }
       it.remove();
-      if (deadLetters != null && copied.add(DeadLetters.keyOf(p.topic(), p.partition(), p.offset()))) {
+      pendingBytes -= p.bytes();
+      if (deadLetters == null || !copied.add(DeadLetters.keyOf(p.topic(), p.partition(), p.offset()))) {
+        continue;
+      }
+      if (p.kept()) {
         deadLetters.copy(p.topic(), p.partition(), p.offset(), p.key(), p.value(), p.reason());
+      } else {
+        deadLetters.copyFromLog(p.topic(), p.partition(), p.offset(), p.reason());
       }
     }
   }
@@ -79,6 +111,21 @@ final class PoisonRecords {
   /** Poison records read so far. */
   long count() {
     return count;
+  }
+
+  /** Poison records not copied because too many waited (each logged, in batches). */
+  long dropped() {
+    return dropped;
+  }
+
+  /** Poison records waiting for their copy. */
+  int pending() {
+    return pending.size();
+  }
+
+  /** Bytes of the keys and values kept for the copies that wait: at most {@link #MAX_PENDING_BYTES}. */
+  long pendingBytes() {
+    return pendingBytes;
   }
 
   private static byte[] bytes(Decoded value) {

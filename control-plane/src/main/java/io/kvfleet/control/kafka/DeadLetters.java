@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -17,6 +19,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Copies records a consumer could not fold to {@link Topics#DEADLETTER}: the record's key and
@@ -34,12 +38,20 @@ public final class DeadLetters implements AutoCloseable {
   /** Header: why it could not be folded. */
   public static final String REASON = "kvfleet.dlq.reason";
 
+  private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
+  /** How long a record not kept in memory is looked for again in the log before its copy says it is gone. */
+  private static final Duration REREAD_WAIT = Duration.ofSeconds(10);
+
+  private final String bootstrapServers;
   private final KafkaProducer<String, byte[]> producer;
+  /** Reads again the records whose value was not kept; used on the sender's thread only, made at first use. */
+  private KafkaConsumer<byte[], byte[]> rereader;
   /** Sends off the caller's thread: a send may wait for the topic's metadata. */
   private final java.util.concurrent.ExecutorService sender = java.util.concurrent.Executors.newSingleThreadExecutor(
       Thread.ofPlatform().name("kvfleet-deadletter").daemon().factory());
 
   public DeadLetters(String bootstrapServers, String producerId) {
+    this.bootstrapServers = bootstrapServers;
     var config = new java.util.HashMap<>(EventPublisher.producerConfig(bootstrapServers, producerId + "-deadletter"));
     this.producer = KafkaClients.producer(bootstrapServers, config, new StringSerializer(), new ByteArraySerializer());
   }
@@ -51,11 +63,59 @@ public final class DeadLetters implements AutoCloseable {
 
   /** Copies a record (its value may be null: a tombstone) with {@code reason}; Kafka's answer is not awaited. */
   public void copy(String topic, int partition, long offset, String key, byte[] value, String reason) {
+    var copy = record(topic, partition, offset, key, value, reason);
+    sender.execute(() -> producer.send(copy));
+  }
+
+  private static ProducerRecord<String, byte[]> record(
+      String topic, int partition, long offset, String key, byte[] value, String reason) {
     List<Header> headers = List.of(
         header(TOPIC, topic), header(PARTITION, Integer.toString(partition)), header(OFFSET, Long.toString(offset)),
         header(REASON, reason), header("kvfleet.dlq.key", key == null ? "" : key));
-    var copy = new ProducerRecord<>(Topics.DEADLETTER, null, keyOf(topic, partition, offset), value, headers);
-    sender.execute(() -> producer.send(copy));
+    return new ProducerRecord<>(Topics.DEADLETTER, null, keyOf(topic, partition, offset), value, headers);
+  }
+
+  /**
+   * Copies the record at {@code offset} of {@code topic}-{@code partition} with {@code reason}, its key and value
+   * read again from the log (the caller did not keep them in memory); a record the log no longer holds is copied
+   * without a value, its reason saying so. Kafka's answer is not awaited.
+   */
+  public void copyFromLog(String topic, int partition, long offset, String reason) {
+    sender.execute(() -> {
+      var found = reread(new TopicPartition(topic, partition), offset);
+      if (found == null) {
+        LOG.warn("poison record {}-{}@{} is no longer in the log: its dead-letter copy has no value", topic,
+            partition, offset);
+      }
+      String key = found == null || found.key() == null ? null : new String(found.key(), StandardCharsets.UTF_8);
+      producer.send(record(topic, partition, offset, key, found == null ? null : found.value(),
+          found == null ? reason + " (value not kept, and no longer in the log)" : reason));
+    });
+  }
+
+  private ConsumerRecord<byte[], byte[]> reread(TopicPartition where, long offset) {
+    if (rereader == null) {
+      rereader = KafkaClients.consumer(bootstrapServers, Map.<String, Object>of(
+          ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+          ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+          ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+    var partition = List.of(where);
+    if (offset < rereader.beginningOffsets(partition, REREAD_WAIT).getOrDefault(where, 0L)
+        || offset >= rereader.endOffsets(partition, REREAD_WAIT).getOrDefault(where, 0L)) {
+      return null; // expired away (or never there)
+    }
+    rereader.assign(partition);
+    rereader.seek(where, offset);
+    long until = System.nanoTime() + REREAD_WAIT.toNanos();
+    while (System.nanoTime() < until) {
+      for (var r : rereader.poll(Duration.ofMillis(200)).records(where)) {
+        if (r.offset() >= offset) {
+          return r.offset() == offset ? r : null; // past it: compacted or expired away
+        }
+      }
+    }
+    return null;
   }
 
   /**
@@ -84,9 +144,17 @@ public final class DeadLetters implements AutoCloseable {
 
   @Override
   public void close() {
+    sender.execute(() -> {
+      if (rereader != null) {
+        rereader.close();
+      }
+    });
     sender.shutdown();
     try {
-      sender.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      // a copy read again from the log may take REREAD_WAIT; one not made is made by the next coordinator
+      if (!sender.awaitTermination(REREAD_WAIT.toSeconds() + 10, java.util.concurrent.TimeUnit.SECONDS)) {
+        sender.shutdownNow();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

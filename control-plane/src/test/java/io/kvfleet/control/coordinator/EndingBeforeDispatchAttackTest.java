@@ -14,6 +14,7 @@ import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
 import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.TransferStatus;
+import io.kvfleet.events.trust.Dispatch;
 import io.kvfleet.events.trust.FleetKey;
 import io.kvfleet.events.trust.KeyBinding;
 import io.kvfleet.events.trust.Role;
@@ -60,7 +61,7 @@ class EndingBeforeDispatchAttackTest {
     var completion = envelope("prefill-0", new TransferCompleted("t-1", "prefill-0", 4096, 1_000, "host/shm", ""));
     byte[] raw = SignedDocument.sign(CODEC.encode(completion), prefill);
     var verdict = verifier.check(raw, ((Decoded.Event) CODEC.decode(raw)).envelope(),
-        id -> state.transfer(id).map(t -> t.request().sourceNode())); // Coordinator.refusal's question
+        Dispatch.in(state)); // Coordinator.refusal's question (on main: the source node, whatever the status)
 
     assertThat(verdict).as("prefill-0's signed completion of a transfer never dispatched to it")
         .isInstanceOf(Verdict.Refused.class);

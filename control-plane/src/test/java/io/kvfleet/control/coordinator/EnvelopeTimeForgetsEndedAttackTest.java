@@ -124,7 +124,7 @@ class EnvelopeTimeForgetsEndedAttackTest {
   private Verdict verify(Envelope envelope) {
     byte[] raw = SignedDocument.sign(CODEC.encode(envelope), prefill);
     var decoded = (Decoded.Event) CODEC.decode(raw);
-    return verifier.check(raw, decoded.envelope(), id -> state.transfer(id).map(t -> t.request().sourceNode()));
+    return verifier.check(raw, decoded.envelope(), io.kvfleet.events.trust.Dispatch.in(state));
   }
 
   private List<Decision.Action> fold(Envelope envelope) {

@@ -101,8 +101,7 @@ public final class Replay {
   }
 
   private Verdict refusal(Decoded.Event e) {
-    return verifier.check(e.raw(), e.envelope(),
-        transferId -> state.transfer(transferId).map(t -> t.request().sourceNode()));
+    return verifier.check(e.raw(), e.envelope(), io.kvfleet.events.trust.Dispatch.in(state));
   }
 
   /** Records not folded because their writer had no right to say them. */

@@ -48,6 +48,14 @@ public record TransferView(
     return request.sourceNode().equals(nodeId) || request.destinationNode().equals(nodeId);
   }
 
+  /**
+   * Whether it may have been dispatched: not while requested, never when rejected (a rejection after a dispatch is
+   * a violation the fold drops). A time-out may have come before a dispatch; an ending after it changes nothing.
+   */
+  public boolean wasDispatched() {
+    return status != TransferStatus.REQUESTED && status != TransferStatus.REJECTED;
+  }
+
   static TransferView requested(TransferRequested request, Instant at, String eventId) {
     return new TransferView(request, TransferStatus.REQUESTED, "", "", 0, at, at, eventId, "");
   }

@@ -104,7 +104,7 @@ final class Transfers {
 
   void completed(TransferCompleted e, Applying at) {
     TransferView view = requested(e.transferId(), "completed", at).orElse(null);
-    if (view == null || !end(view, TransferStatus.COMPLETED, "", e.path(), e.bytes(), at)) {
+    if (view == null || endsUndispatched(view, "completed", at) || !end(view, TransferStatus.COMPLETED, "", e.path(), e.bytes(), at)) {
       return;
     }
     if (view.request().requestForm()) {
@@ -136,8 +136,24 @@ final class Transfers {
   }
 
   void ended(String transferId, TransferStatus status, String reason, String detail, Applying at) {
-    requested(transferId, status.name().toLowerCase(Locale.ROOT), at)
+    String what = status.name().toLowerCase(Locale.ROOT);
+    requested(transferId, what, at)
+        .filter(view -> !endsUndispatched(view, what, at))
         .ifPresent(view -> end(view, status, reason, detail, 0, at));
+  }
+
+  /**
+   * Whether this is the source node's ending of a transfer still requested: a violation, and not an ending, since
+   * a node runs only what was dispatched to it and the dispatch comes first in the log (the coordinator's rejection
+   * or time-out ends it instead).
+   */
+  private static boolean endsUndispatched(TransferView view, String what, Applying at) {
+    if (view.status() != TransferStatus.REQUESTED || !at.producer().equals(view.request().sourceNode())) {
+      return false;
+    }
+    at.violation("transfer " + view.transferId() + " " + what + " by its source node before it was dispatched;"
+        + " not ended");
+    return true;
   }
 
   /**

@@ -46,9 +46,9 @@ public final class Verifier {
 
   /**
    * The verdict on {@code raw} (the record's value as read), decoded as {@code envelope}; {@code dispatchedTo}
-   * names the node a transfer was requested of (its source), if the reader knows the transfer.
+   * tells, for a transfer the reader knows, the node it was requested of and whether it was dispatched.
    */
-  public Verdict check(byte[] raw, Envelope envelope, Function<String, Optional<String>> dispatchedTo) {
+  public Verdict check(byte[] raw, Envelope envelope, Function<String, Optional<Dispatch>> dispatchedTo) {
     if (trust.isEmpty()) {
       return UNCHECKED; // the unsigned fleet's hot path: nothing allocated, nothing read
     }
@@ -93,7 +93,7 @@ public final class Verifier {
     };
   }
 
-  private static Verdict rights(KeyBinding key, Envelope envelope, Function<String, Optional<String>> dispatchedTo) {
+  private static Verdict rights(KeyBinding key, Envelope envelope, Function<String, Optional<Dispatch>> dispatchedTo) {
     FleetEvent event = envelope.data();
     if (!key.mayProduceAs(envelope.producer())) {
       return refused(ReasonCodes.EVENT_WRONG_PRODUCER, envelope, "key '" + key.id() + "' may not write as '"
@@ -108,11 +108,27 @@ public final class Verifier {
           + event.nodeId() + "'");
     }
     if (key.role() == Role.NODE && (event instanceof TransferCompleted || event instanceof TransferFailed)) {
-      Optional<String> node = dispatchedTo.apply(event.subject());
-      if (node.isPresent() && !key.maySpeakFor(node.get())) {
-        return refused(ReasonCodes.EVENT_WRONG_NODE, envelope, "key '" + key.id() + "' may not end a transfer"
-            + " dispatched to '" + node.get() + "'");
+      Optional<Dispatch> transfer = dispatchedTo.apply(event.subject());
+      if (transfer.isPresent()) {
+        return ending(key, envelope, transfer.get());
       }
+    }
+    return new Verdict.Trusted(Optional.of(key));
+  }
+
+  /**
+   * A node key's ending of a transfer the reader knows: only of one dispatched to its node. The dispatch and the
+   * ending share the transfers topic and the source's Kafka key, so a reader folding in order has read the dispatch
+   * first; an ending of a transfer still requested would otherwise be its one ending, before the coordinator's answer.
+   */
+  private static Verdict ending(KeyBinding key, Envelope envelope, Dispatch transfer) {
+    if (!key.maySpeakFor(transfer.sourceNode())) {
+      return refused(ReasonCodes.EVENT_WRONG_NODE, envelope, "key '" + key.id() + "' may not end a transfer"
+          + " dispatched to '" + transfer.sourceNode() + "'");
+    }
+    if (!transfer.dispatched()) {
+      return refused(ReasonCodes.EVENT_NOT_DISPATCHED, envelope, "key '" + key.id() + "' may not end a transfer"
+          + " that was never dispatched");
     }
     return new Verdict.Trusted(Optional.of(key));
   }

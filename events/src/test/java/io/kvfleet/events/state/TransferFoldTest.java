@@ -112,6 +112,18 @@ class TransferFoldTest {
     assertThat(twice.lateOutcomeCount() + afterRejection.lateOutcomeCount()).isZero();
   }
 
+  @ParameterizedTest
+  @EnumSource(value = TransferStatus.class, names = {"COMPLETED", "FAILED"})
+  void doesNotEndATransferOnItsSourcesWordBeforeItWasDispatched(TransferStatus end) {
+    FleetState state = new Log().append(REQUEST).append("p0", 1, terminal(end))
+        .append("coordinator-0", 1, terminal(TransferStatus.REJECTED)).fold();
+
+    assertThat(state.transfer("t1").orElseThrow().status()).as("the coordinator's rejection is its one ending")
+        .isEqualTo(TransferStatus.REJECTED);
+    assertThat(state.violations()).extracting(Violation::message).containsExactly("transfer t1 "
+        + end.name().toLowerCase(java.util.Locale.ROOT) + " by its source node before it was dispatched; not ended");
+  }
+
   @Test
   void keepsTheFirstOfTwoRequestsWithOneId() {
     FleetState state = new Log().append(REQUEST, Samples.request("t1", "other", 1, "d0", 1)).fold();

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class VerifierTest {
   private static final EventCodec CODEC = new EventCodec();
-  private static final Function<String, Optional<String>> UNKNOWN = id -> Optional.empty();
+  private static final Function<String, Optional<Dispatch>> UNKNOWN = id -> Optional.empty();
   private final FleetKey prefill = FleetKey.generate("prefill-0");
   private final FleetKey decode = FleetKey.generate("decode-0");
   private final FleetKey coordinator = FleetKey.generate("coordinator-0");
@@ -41,7 +41,7 @@ class VerifierTest {
     return new Envelope("evt-1", producer, 3, 7, Samples.T0, "", event);
   }
 
-  private Verdict check(Envelope envelope, byte[] raw, Function<String, Optional<String>> dispatchedTo) {
+  private Verdict check(Envelope envelope, byte[] raw, Function<String, Optional<Dispatch>> dispatchedTo) {
     return verifier.check(raw, envelope, dispatchedTo);
   }
 
@@ -128,8 +128,21 @@ class VerifierTest {
     var completed = new TransferCompleted("xfer-1", "decode-0", 1, 1, "host", "", List.of());
     var envelope = from("decode-0", completed);
     Verdict verdict = check(envelope, SignedDocument.sign(CODEC.encode(envelope), decode),
-        id -> id.equals("xfer-1") ? Optional.of("prefill-0") : Optional.empty());
+        id -> id.equals("xfer-1") ? Optional.of(new Dispatch("prefill-0", true)) : Optional.empty());
     assertThat(reason(verdict)).isEqualTo(ReasonCodes.EVENT_WRONG_NODE);
+  }
+
+  @Test
+  void refusesTheSourceNodesEndingOfATransferNeverDispatchedButTrustsItOnceDispatched() {
+    var completed = from("prefill-0", new TransferCompleted("xfer-1", "prefill-0", 1, 1, "host", "", List.of()));
+    var failed = from("prefill-0", new TransferFailed("xfer-1", "prefill-0", ReasonCodes.TRANSPORT_ERROR, 0, ""));
+    for (Envelope ending : List.of(completed, failed)) {
+      byte[] raw = SignedDocument.sign(CODEC.encode(ending), prefill);
+      assertThat(reason(check(ending, raw, id -> Optional.of(new Dispatch("prefill-0", false)))))
+          .as("%s of a transfer still requested", ending.type()).isEqualTo(ReasonCodes.EVENT_NOT_DISPATCHED);
+      assertThat(reason(check(ending, raw, id -> Optional.of(new Dispatch("prefill-0", true)))))
+          .as("%s of a transfer dispatched to prefill-0", ending.type()).isEqualTo("TRUSTED");
+    }
   }
 
   @Test

@@ -1,0 +1,90 @@
+package io.kvfleet.control.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A poison record whose value a catching-up coordinator did not keep in memory (F4) is copied from the log:
+ * its key and bytes as they were, read again from a real broker; one the log no longer holds is copied without a
+ * value, its reason saying so.
+ */
+class DeadLettersIT {
+  static EmbeddedKafka kafka;
+
+  @BeforeAll
+  static void startBroker() {
+    kafka = EmbeddedKafka.startInTempDir();
+    FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    kafka.close();
+  }
+
+  @Test
+  void copiesARecordNotKeptInMemoryAsTheLogHoldsIt() throws Exception {
+    byte[] junk = new byte[512 * 1024];
+    Arrays.fill(junk, (byte) 'x');
+    long offset;
+    try (var raw = new RawRecords(kafka.bootstrapServers())) {
+      offset = raw.send(Topics.NODES, 0, "k-junk", junk);
+    }
+    List<ConsumerRecord<byte[], byte[]>> copies;
+    try (var deadLetters = new DeadLetters(kafka.bootstrapServers(), "dead-letters-it")) {
+      deadLetters.copyFromLog(Topics.NODES, 0, offset, "EVENT_UNSIGNED: no keyid");
+      deadLetters.copyFromLog(Topics.NODES, 0, offset + 1_000, "EVENT_UNSIGNED: no keyid"); // never written
+      copies = readDeadLetters(2);
+    }
+    var copy = copies.stream().filter(r -> key(r).equals(DeadLetters.keyOf(Topics.NODES, 0, offset))).findFirst();
+    assertThat(copy).as("the copy of %s-0@%d", Topics.NODES, offset).isPresent();
+    assertThat(copy.get().value()).as("its bytes, read again from the log").isEqualTo(junk);
+    assertThat(header(copy.get(), "kvfleet.dlq.key")).isEqualTo("k-junk");
+    assertThat(header(copy.get(), DeadLetters.REASON)).isEqualTo("EVENT_UNSIGNED: no keyid");
+
+    var gone = copies.stream()
+        .filter(r -> key(r).equals(DeadLetters.keyOf(Topics.NODES, 0, offset + 1_000))).findFirst();
+    assertThat(gone).as("the copy of a record the log does not hold").isPresent();
+    assertThat(gone.get().value()).isNull();
+    assertThat(header(gone.get(), DeadLetters.REASON)).endsWith("(value not kept, and no longer in the log)");
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(int count) throws InterruptedException {
+    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers(),
+        "enable.auto.commit", false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var partitions = consumer.partitionsFor(Topics.DEADLETTER).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Await.until(count + " dead-letter copies", Duration.ofSeconds(60), () -> {
+        consumer.poll(Duration.ofMillis(200)).forEach(got::add);
+        return got.size() >= count;
+      });
+    }
+    return got;
+  }
+
+  private static String key(ConsumerRecord<byte[], byte[]> r) {
+    return r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+    var h = r.headers().lastHeader(name);
+    return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+  }
+}
