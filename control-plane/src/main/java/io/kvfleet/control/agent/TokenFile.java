@@ -1,28 +1,31 @@
 package io.kvfleet.control.agent;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.engine.internal.FileCalls;
-import io.kvfleet.engine.internal.Libc;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The file holding an agent's API token: created with a new token (mode 0600, its directory 0700)
  * when absent, else read; refused when anyone but its owner may read or write it, as ssh refuses a
  * private key others can read, or when a directory above it lets others swap it (ssh's StrictModes).
- * It is opened once, without following a link, and the checks are of that open file, the one read.
+ * It is read without following a link, and must be the file checked.
  */
 public final class TokenFile {
   private static final int OTHERS = 0077;
   private static final int OTHERS_WRITE = 0022;
   private static final int STICKY = 01000;
-  private static final int ELOOP = 40;
+  /** The longest token file read (a token is 43 characters). */
+  private static final int MAX_BYTES = 4096;
 
   private TokenFile() {}
 
@@ -77,7 +80,7 @@ public final class TokenFile {
    * place. Both the directories as named and as resolved are checked, so a link on the way is covered too.
    */
   private static void checkDirectories(Path dir, Path file) throws IOException {
-    int me = FileCalls.geteuid();
+    int me = euid();
     for (Path chain : new Path[] {dir.toAbsolutePath().normalize(), dir.toRealPath()}) {
       for (Path d = chain; d != null; d = d.getParent()) {
         int uid = (int) Files.getAttribute(d, "unix:uid");
@@ -96,52 +99,54 @@ public final class TokenFile {
   }
 
   /**
-   * Opens {@code file} once without following a link, checks that open file (a regular file, only its owner's,
-   * owned by this agent's uid) and reads it through the same descriptor; the name must still be that file.
+   * Reads {@code file} without following a link, after checking it (a regular file, only its owner's, owned by
+   * this agent's uid); the name must still be that file once read. The directory check above is what keeps
+   * others from swapping it between the two: no one but this user and root may write a directory on the way.
    */
   private static String readPrivate(Path file) throws IOException {
-    Libc.Result open = FileCalls.open(file.toString(), Libc.O_RDONLY | FileCalls.O_NOFOLLOW | FileCalls.O_CLOEXEC);
-    if (open.value() < 0) {
-      if (open.errno() == ELOOP) {
-        throw KvfleetException.badInput("the agent API token file " + file + " is not a regular file (a link?)");
+    Map<String, Object> checked = privateAttributes(file);
+    byte[] text;
+    try (SeekableByteChannel channel = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      ByteBuffer buffer = ByteBuffer.allocate(MAX_BYTES + 1);
+      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+        // until the end of the file, or past what a token may be
       }
-      throw new IOException("open: " + Libc.strerror(open.errno()));
-    }
-    int fd = (int) open.value();
-    try {
-      checkPrivate(file, fd);
-      Path opened = Path.of("/proc/self/fd/" + fd); // the open file itself, whatever its name now names
-      String text = Files.readString(opened, StandardCharsets.UTF_8);
-      Object read = Files.readAttributes(opened, BasicFileAttributes.class).fileKey();
-      Object named = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-      if (read == null || !read.equals(named)) {
-        throw KvfleetException.badInput("the agent API token file " + file + " was replaced while it was read"
-            + " (file " + read + ", now named " + named + ")");
+      if (!buffer.hasRemaining()) {
+        throw KvfleetException.badInput("the agent API token file " + file + " is longer than " + MAX_BYTES + " bytes");
       }
-      return text;
-    } finally {
-      Libc.close(fd);
+      text = java.util.Arrays.copyOf(buffer.array(), buffer.position());
+    } catch (FileSystemException e) {
+      throw KvfleetException.badInput("the agent API token file " + file + " is not a regular file (a link?): " + e.getReason());
     }
+    Object named = Files.getAttribute(file, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+    if (!checked.get("ino").equals(named)) {
+      throw KvfleetException.badInput("the agent API token file " + file + " was replaced while it was read");
+    }
+    return new String(text, StandardCharsets.UTF_8);
   }
 
-  private static void checkPrivate(Path file, int fd) throws IOException {
-    FileCalls.StatResult result = FileCalls.fstat(fd);
-    if (result.stat() == null) {
-      throw new IOException("fstat: " + Libc.strerror(result.errno()));
-    }
-    FileCalls.Stat stat = result.stat();
-    if (!stat.regular()) {
+  private static Map<String, Object> privateAttributes(Path file) throws IOException {
+    Map<String, Object> attributes = Files.readAttributes(file, "unix:mode,uid,ino,isRegularFile", LinkOption.NOFOLLOW_LINKS);
+    if (!(Boolean) attributes.get("isRegularFile")) {
       throw KvfleetException.badInput("the agent API token file " + file + " is not a regular file (a link?)");
     }
-    if ((stat.mode() & OTHERS) != 0) {
+    int mode = (int) attributes.get("mode");
+    if ((mode & OTHERS) != 0) {
       throw KvfleetException.badInput("the agent API token file " + file + " may be used by others ("
-          + permissions(stat.mode()) + "): run chmod 600 " + file);
+          + permissions(mode) + "): run chmod 600 " + file);
     }
-    int me = FileCalls.geteuid();
-    if (stat.uid() != me) {
-      throw KvfleetException.badInput("the agent API token file " + file + " belongs to uid " + stat.uid()
+    int uid = (int) attributes.get("uid");
+    int me = euid();
+    if (uid != me) {
+      throw KvfleetException.badInput("the agent API token file " + file + " belongs to uid " + uid
           + ", not to uid " + me + " who runs this agent");
     }
+    return attributes;
+  }
+
+  /** This process's effective uid: the owner of its own {@code /proc/self}. */
+  private static int euid() throws IOException {
+    return (int) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
   }
 
   /** {@code mode}'s permission bits as {@code ls} writes them, e.g. {@code rw-r--r--}. */
