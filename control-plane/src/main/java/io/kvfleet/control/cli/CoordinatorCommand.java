@@ -1,10 +1,13 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.StartupMarks;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.coordinator.SnapshotStore;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.events.Topics;
+import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -61,10 +64,24 @@ final class CoordinatorCommand implements Callable<Integer> {
     ops.options();
     var signing = trust.signing("coordinator " + coordinatorId);
     cluster.check();
-    var vertx = cluster.joinCluster();
-    StartupMarks.mark("cluster-joined");
-    var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
-        EventPublisher.DEFAULT_CAPACITY, signing.key());
+    // The join and Kafka need nothing of each other: side by side, the slower bounds the start.
+    var steps = new StartupSteps();
+    var joining = steps.follow("cluster-join", cluster.join(), Vertx::close);
+    var publishing = steps.begin("kafka", () -> {
+      cluster.ensureTopics();
+      return new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
+          EventPublisher.DEFAULT_CAPACITY, signing.key()).warm(Topics.NODES, Topics.TRANSFERS);
+    }, EventPublisher::close);
+    EventPublisher events;
+    Vertx vertx;
+    try {
+      events = publishing.await(90); // Kafka unreachable fails with its message, not after the join
+      vertx = joining.await(120);
+    } catch (Exception e) {
+      steps.abandon();
+      throw e;
+    }
+    StartupMarks.mark("steps-done");
     var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded)
         .withSigning(signing);
     if (group != null) {

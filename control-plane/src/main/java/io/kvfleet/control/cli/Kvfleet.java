@@ -1,6 +1,7 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.StartupMarks;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
