@@ -94,10 +94,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     vertx.deployVerticle(coordinator.withWatcher(opsServer))
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     StartupMarks.mark("deployed");
-    System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
-    System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
-        + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));
-    System.out.println("kvfleet-coordinator=ready");
+    // Before the ready line: a process told to stop the moment it is ready stops cleanly.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -107,6 +104,10 @@ final class CoordinatorCommand implements Callable<Integer> {
         events.close();
       }
     }));
+    System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
+    System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
+        + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));
+    System.out.println("kvfleet-coordinator=ready");
     Thread.currentThread().join();
     return 0;
   }

@@ -90,9 +90,7 @@ final class NodeCommand implements Callable<Integer> {
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     StartupMarks.mark("deployed");
-    System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
-    System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
-    System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
+    // Before the ready line: a process told to stop the moment it is ready stops cleanly.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         // The agent drains first: the transfers it runs may take NodeAgent.STOP_DRAIN to end.
@@ -106,6 +104,9 @@ final class NodeCommand implements Callable<Integer> {
         dataPlane.close();
       }
     }));
+    System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
+    System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
+    System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
     Thread.currentThread().join();
     return 0;
   }
