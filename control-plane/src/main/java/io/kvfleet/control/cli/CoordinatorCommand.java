@@ -66,7 +66,10 @@ final class CoordinatorCommand implements Callable<Integer> {
     cluster.check();
     // The join and Kafka need nothing of each other: side by side, the slower bounds the start.
     var steps = new StartupSteps();
-    var joining = steps.follow("cluster-join", cluster.join(), Vertx::close);
+    StartupMarks.mark("checked");
+    // On a thread of its own from the first call: building the cluster manager loads and links most of its
+    // classes before the join itself, which would hold the other steps back.
+    var joining = steps.begin("cluster-join", () -> cluster.join().get(120, TimeUnit.SECONDS), Vertx::close);
     var publishing = steps.begin("kafka", () -> {
       cluster.ensureTopics();
       return new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
@@ -76,7 +79,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     Vertx vertx;
     try {
       events = publishing.await(90); // Kafka unreachable fails with its message, not after the join
-      vertx = joining.await(120);
+      vertx = joining.await(130);
     } catch (Exception e) {
       steps.abandon();
       throw e;

@@ -64,7 +64,10 @@ final class NodeCommand implements Callable<Integer> {
     String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
     // The join, Kafka and the engine probe need nothing of one another: side by side, the slowest bounds the start.
     var steps = new StartupSteps();
-    var joining = steps.follow("cluster-join", cluster.join(), Vertx::close);
+    StartupMarks.mark("checked");
+    // On a thread of its own from the first call: building the cluster manager loads and links most of its
+    // classes before the join itself, which would hold the other steps back.
+    var joining = steps.begin("cluster-join", () -> cluster.join().get(120, TimeUnit.SECONDS), Vertx::close);
     var publishing = steps.begin("kafka", () -> {
       cluster.ensureTopics();
       return new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
@@ -77,7 +80,7 @@ final class NodeCommand implements Callable<Integer> {
     try {
       events = publishing.await(90); // Kafka unreachable fails with its message, not after the join
       dataPlane = probing.await(60);
-      vertx = joining.await(120);
+      vertx = joining.await(130);
     } catch (Exception e) {
       steps.abandon();
       throw e;

@@ -50,20 +50,6 @@ final class StartupSteps {
         result.completeExceptionally(t);
       }
     });
-    return track(result, close);
-  }
-
-  /** Follows a step that runs by itself ({@code started}), as {@link #begin} does. */
-  <T> Step<T> follow(String name, CompletableFuture<T> started, Consumer<? super T> close) {
-    long began = StartupMarks.now();
-    return track(started.whenComplete((done, error) -> {
-      if (error == null) {
-        StartupMarks.span(name, began);
-      }
-    }), close);
-  }
-
-  private <T> Step<T> track(CompletableFuture<T> result, Consumer<? super T> close) {
     synchronized (this) {
       closers.add(() -> result.thenAccept(close));
     }
