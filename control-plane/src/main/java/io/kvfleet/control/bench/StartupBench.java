@@ -99,6 +99,31 @@ public final class StartupBench {
     return start;
   }
 
+  /** Each step's and each side-by-side phase's median over {@code starts} (one role's), as the rounds print them. */
+  public static String medians(List<Start> starts) {
+    var steps = new LinkedHashMap<String, List<Long>>();
+    var spans = new LinkedHashMap<String, List<Long>>();
+    for (var start : starts) {
+      long before = 0;
+      for (var e : start.marks().entrySet()) {
+        steps.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue() - before);
+        before = e.getValue();
+      }
+      start.spans().forEach((name, span) -> spans.computeIfAbsent(name, k -> new ArrayList<>()).add(span.millis()));
+    }
+    var parts = new StringBuilder();
+    steps.forEach((name, values) -> parts.append(String.format("  %s +%,d", name, median(values))));
+    if (!spans.isEmpty()) {
+      parts.append("  | side by side:");
+      spans.forEach((name, values) -> parts.append(String.format("  %s %,d", name, median(values))));
+    }
+    return parts.toString();
+  }
+
+  private static long median(List<Long> values) {
+    return values.stream().sorted().toList().get(values.size() / 2);
+  }
+
   /** The steps in order, each as the time since the one before. */
   static String sequence(Start start) {
     var parts = new StringBuilder();

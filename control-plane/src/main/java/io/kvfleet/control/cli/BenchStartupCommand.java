@@ -50,10 +50,11 @@ final class BenchStartupCommand implements Callable<Integer> {
         variants.forEach(v -> roles.add(process + v.suffix()));
       }
       for (String role : roles) {
-        var ready = starts.stream().filter(s -> s.role().equals(role)).mapToLong(s -> s.marks().get("ready")).sorted()
-            .toArray();
+        var ofRole = starts.stream().filter(s -> s.role().equals(role)).toList();
+        var ready = ofRole.stream().mapToLong(s -> s.marks().get("ready")).sorted().toArray();
         System.out.printf("%-34s ready: best %,d ms, median %,d ms over %d rounds (target < 3,000 ms on an idle "
-            + "machine)%n", role, ready[0], ready[ready.length / 2], ready.length);
+            + "machine); median phases:%s%n", role, ready[0], ready[ready.length / 2], ready.length,
+            StartupBench.medians(ofRole));
       }
       System.out.println("load average after: " + io.kvfleet.control.replay.bench.ReplayBenchmark.loadAverage());
     }
