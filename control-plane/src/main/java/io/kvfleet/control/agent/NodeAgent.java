@@ -1,6 +1,7 @@
 package io.kvfleet.control.agent;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.StartupMarks;
 import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.ops.HttpLimits;
@@ -128,15 +129,21 @@ public final class NodeAgent extends VerticleBase {
       LOG.warn("ORDERS ARE NOT AUTHENTICATED: {} has no trust file (--trust), so it runs any order the log says"
           + " was dispatched to it at its epoch, whoever wrote it to Kafka", config.nodeId());
     }
-    return OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
+    var ordersOpening = OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
           if (!crashed && runner != null) { // before the first join there is no epoch a dispatch can be for
             runner.onDispatch(d);
           }
-        })
-        .compose(log -> {
-          orderLog = log;
-          return join(false);
-        }).compose(v -> {
+        });
+    // Both readers find their partitions and ends side by side: each is a few Kafka round trips.
+    var watchOpening = watchOwnLoss();
+    long began = StartupMarks.now();
+    ordersOpening.onSuccess(log -> orderLog = log); // stop() closes them, also when the other failed
+    watchOpening.onSuccess(watch -> lossWatch = watch);
+    return Future.all(ordersOpening, watchOpening)
+        .onSuccess(opened -> StartupMarks.span("kafka-readers", began))
+        .compose(opened -> join(false, watchOpening))
+        .onSuccess(joined -> StartupMarks.mark("peer-joined"))
+        .compose(v -> {
       orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
@@ -145,12 +152,22 @@ public final class NodeAgent extends VerticleBase {
     });
   }
 
+  /** Starts reading this node's partition of the node topic for its own loss (a new reader each incarnation). */
+  private Future<OwnLossWatch> watchOwnLoss() {
+    return OwnLossWatch.start(vertx, publisher.bootstrapServers(), config.nodeId(),
+        io.kvfleet.events.trust.Verifier.of(config.signing()), lostEpoch -> {
+          if (lostEpoch == config.epoch()) {
+            fence(ReasonCodes.PEER_LOST, "the fleet declared " + config.nodeId() + " epoch " + lostEpoch + " lost");
+          }
+        });
+  }
+
   /**
-   * Joins with the current epoch: watches for its own loss, publishes the join (which proves the
-   * lease from when it was sent), registers the configured buffers or, joining {@code again}, says
+   * Joins with the current epoch: watches for its own loss ({@code watching}: that reader, being
+   * opened), publishes the join (which proves the lease from when it was sent), registers the configured buffers or, joining {@code again}, says
    * at the new epoch what the registrations of the earlier incarnations said; then heartbeats.
    */
-  private Future<Void> join(boolean again) {
+  private Future<Void> join(boolean again, Future<OwnLossWatch> watching) {
     var incarnationLease = new Lease(config.lease(), config.heartbeat());
     lease = incarnationLease;
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
@@ -160,12 +177,7 @@ public final class NodeAgent extends VerticleBase {
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());
-    return OwnLossWatch.start(vertx, publisher.bootstrapServers(), config.nodeId(),
-        io.kvfleet.events.trust.Verifier.of(config.signing()), lostEpoch -> {
-          if (lostEpoch == config.epoch()) {
-            fence(ReasonCodes.PEER_LOST, "the fleet declared " + config.nodeId() + " epoch " + lostEpoch + " lost");
-          }
-        })
+    return watching
         .compose(watch -> {
           lossWatch = watch;
           long sent = incarnationLease.now();
@@ -222,7 +234,7 @@ public final class NodeAgent extends VerticleBase {
     config = config.withEpoch(Math.max(AgentConfig.newEpoch(), after + 1));
     publisher = publisher.nextIncarnation(config.epoch());
     made.add(publisher);
-    join(true).onComplete(done -> {
+    join(true, watchOwnLoss()).onComplete(done -> {
       if (done.succeeded() || crashed || stopping) {
         rejoining = false;
         if (done.succeeded()) {

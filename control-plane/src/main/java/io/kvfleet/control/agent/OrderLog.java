@@ -39,15 +39,6 @@ final class OrderLog {
         "client.id", "kvfleet-" + nodeId + "-orders", "enable.auto.commit", "false",
         "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(),
         new DispatchesOnly());
-    consumer.handler(record -> {
-      if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof TransferDispatched d
-          && d.sourceNode().equals(nodeId)) {
-        dispatched.accept(d);
-      } else if (unreadable(record.value()) instanceof String why) {
-        LOG.warn("{} cannot read a record that names a dispatch ({}@{}): {}; its order does not run (a"
-            + " newer coordinator? upgrade the agents first)", nodeId, record.partition(), record.offset(), why);
-      }
-    });
     // Without a handler Vert.x drops poll errors silently: an agent that cannot read its orders
     // (an ACL, expired credentials) would heartbeat on and run nothing.
     consumer.exceptionHandler(error -> LOG.warn("{} cannot read its orders from {}: {}", nodeId, Topics.TRANSFERS,
@@ -56,7 +47,20 @@ final class OrderLog {
         .map(infos -> new TopicPartition(Topics.TRANSFERS, OwnLossWatch.partition(nodeId, infos.size())))
         .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp)))
             .compose(v -> consumer.position(tp))) // the start is fixed now, not at the first poll
-        .map(start -> new OrderLog(consumer));
+        // The handler last: with it Vert.x starts polling (1 s a poll), and the seek and the position
+        // above would each wait behind a poll on the consumer's one thread.
+        .map(start -> new OrderLog(consumer.handler(record -> onRecord(record, nodeId, dispatched))));
+  }
+
+  private static void onRecord(io.vertx.kafka.client.consumer.KafkaConsumerRecord<String, Decoded> record,
+      String nodeId, Consumer<TransferDispatched> dispatched) {
+    if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof TransferDispatched d
+        && d.sourceNode().equals(nodeId)) {
+      dispatched.accept(d);
+    } else if (unreadable(record.value()) instanceof String why) {
+      LOG.warn("{} cannot read a record that names a dispatch ({}@{}): {}; its order does not run (a"
+          + " newer coordinator? upgrade the agents first)", nodeId, record.partition(), record.offset(), why);
+    }
   }
 
   /** Why a record that names the dispatch type is no dispatch this agent can read, or null when it is one (or none). */

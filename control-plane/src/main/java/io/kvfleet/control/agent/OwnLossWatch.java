@@ -43,16 +43,18 @@ final class OwnLossWatch {
         "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
         "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer());
     var watch = new OwnLossWatch(consumer, nodeId);
-    consumer.handler(record -> {
-      if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
-          && l.nodeId().equals(nodeId)
-          && verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted) {
-        lost.accept(l.epoch());
-      }
-    });
     return consumer.partitionsFor(Topics.NODES)
         .map(infos -> new TopicPartition(Topics.NODES, partition(nodeId, infos.size())))
-        .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp))))
+        .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp)))
+            .compose(v -> consumer.position(tp))) // from the end as it is now, before the join is published
+        // The handler last, as in OrderLog: with it Vert.x starts polling, and tasks wait behind a poll.
+        .map(start -> consumer.handler(record -> {
+          if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
+              && l.nodeId().equals(nodeId)
+              && verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted) {
+            lost.accept(l.epoch());
+          }
+        }))
         .map(watch);
   }
 

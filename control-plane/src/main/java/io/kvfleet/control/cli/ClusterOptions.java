@@ -8,7 +8,7 @@ import io.kvfleet.control.kafka.FleetTopics;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Option;
 
 /** Options shared by the commands that join a fleet: Kafka and the clustered EventBus. */
@@ -41,9 +41,9 @@ final class ClusterOptions {
   private BusSecurity security;
 
   /**
-   * Checks what can be checked at once, and fails with a message rather than wait: the cluster
-   * host resolves, and Kafka answers; creates the fleet topics it lacks (up to three copies,
-   * as many as the cluster has brokers).
+   * Checks what can be checked at once, and fails with a message rather than wait: the port range,
+   * the cluster host resolves, the members parse, the Kafka client settings and the bus's stores
+   * read. Kafka itself is {@link #ensureTopics}, beside the join.
    */
   void check() {
     if (clusterPort < 1 || clusterPort > 65535 - ClusteredVertx.PORT_COUNT) {
@@ -53,6 +53,13 @@ final class ClusterOptions {
     ClusterMembers.expand(members);
     kafkaConfig.apply(bootstrapServers);
     security();
+  }
+
+  /**
+   * Fails with a message unless Kafka answers; creates the fleet topics it lacks (up to three
+   * copies, as many as the cluster has brokers).
+   */
+  void ensureTopics() {
     FleetTopics.ensure(bootstrapServers);
   }
 
@@ -64,12 +71,13 @@ final class ClusterOptions {
     return security;
   }
 
-  Vertx joinCluster() throws Exception {
+  /** Begins joining the clustered EventBus; the Vert.x instance once joined. */
+  CompletableFuture<Vertx> join() {
     if (security() instanceof BusSecurity.Plaintext) {
       System.err.println("kvfleet: WARNING the EventBus is in the clear (no --cluster-tls-dir): any process that joins"
           + " cluster '" + clusterName + "' can send to and receive from every member (docs/SECURITY.md)");
     }
     return ClusteredVertx.join(clusterName, clusterHost, clusterPort, members, security())
-        .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+        .toCompletionStage().toCompletableFuture();
   }
 }

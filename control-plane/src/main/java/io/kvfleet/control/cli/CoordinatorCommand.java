@@ -1,10 +1,13 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.StartupMarks;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.coordinator.Coordinator;
 import io.kvfleet.control.coordinator.SnapshotStore;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.events.Topics;
+import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -61,10 +64,27 @@ final class CoordinatorCommand implements Callable<Integer> {
     ops.options();
     var signing = trust.signing("coordinator " + coordinatorId);
     cluster.check();
-    var vertx = cluster.joinCluster();
-    StartupMarks.mark("cluster-joined");
-    var events = new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
-        EventPublisher.DEFAULT_CAPACITY, signing.key());
+    // The join and Kafka need nothing of each other: side by side, the slower bounds the start.
+    var steps = new StartupSteps();
+    StartupMarks.mark("checked");
+    // On a thread of its own from the first call: building the cluster manager loads and links most of its
+    // classes before the join itself, which would hold the other steps back.
+    var joining = steps.begin("cluster-join", () -> cluster.join().get(120, TimeUnit.SECONDS), Vertx::close);
+    var publishing = steps.begin("kafka", () -> {
+      cluster.ensureTopics();
+      return new EventPublisher(cluster.bootstrapServers, coordinatorId, AgentConfig.newEpoch(), Clock.systemUTC(),
+          EventPublisher.DEFAULT_CAPACITY, signing.key()).warm(Topics.NODES, Topics.TRANSFERS);
+    }, EventPublisher::close);
+    EventPublisher events;
+    Vertx vertx;
+    try {
+      events = publishing.await(90); // Kafka unreachable fails with its message, not after the join
+      vertx = joining.await(130);
+    } catch (Exception e) {
+      steps.abandon();
+      throw e;
+    }
+    StartupMarks.mark("steps-done");
     var coordinator = new Coordinator(cluster.bootstrapServers, events, Clock.systemUTC()).withKeepEnded(keepEnded)
         .withSigning(signing);
     if (group != null) {
@@ -77,10 +97,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     vertx.deployVerticle(coordinator.withWatcher(opsServer))
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     StartupMarks.mark("deployed");
-    System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
-    System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
-        + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));
-    System.out.println("kvfleet-coordinator=ready");
+    // Before the ready line: a process told to stop the moment it is ready stops cleanly.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -90,6 +107,10 @@ final class CoordinatorCommand implements Callable<Integer> {
         events.close();
       }
     }));
+    System.out.println("coordinator " + coordinatorId + " running; logs in " + Kvfleet.logFile());
+    System.out.println("coordinator " + coordinatorId + ": dashboard and API at "
+        + opsServer.dashboardUrl(opsServer.port().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)));
+    System.out.println("kvfleet-coordinator=ready");
     Thread.currentThread().join();
     return 0;
   }

@@ -1,11 +1,14 @@
 package io.kvfleet.control.cli;
 
+import io.kvfleet.control.StartupMarks;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.agent.TokenFile;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.events.Topics;
+import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,15 +59,33 @@ final class NodeCommand implements Callable<Integer> {
     Path tokenFile = apiTokenFile != null ? apiTokenFile : TokenFile.defaultPath(nodeId);
     var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();
-    var vertx = cluster.joinCluster();
-    StartupMarks.mark("cluster-joined");
     long epoch = AgentConfig.newEpoch();
     var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort, signing);
-    var events = new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
-        EventPublisher.DEFAULT_CAPACITY, signing.key());
     String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
-    var dataPlane = EngineDataPlane.open(nodeId, devices);
-    StartupMarks.mark("engine-probed");
+    // The join, Kafka and the engine probe need nothing of one another: side by side, the slowest bounds the start.
+    var steps = new StartupSteps();
+    StartupMarks.mark("checked");
+    // On a thread of its own from the first call: building the cluster manager loads and links most of its
+    // classes before the join itself, which would hold the other steps back.
+    var joining = steps.begin("cluster-join", () -> cluster.join().get(120, TimeUnit.SECONDS), Vertx::close);
+    var publishing = steps.begin("kafka", () -> {
+      cluster.ensureTopics();
+      return new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
+          EventPublisher.DEFAULT_CAPACITY, signing.key()).warm(Topics.NODES, Topics.TRANSFERS);
+    }, EventPublisher::close);
+    var probing = steps.begin("engine-probe", () -> EngineDataPlane.open(nodeId, devices), EngineDataPlane::close);
+    EventPublisher events;
+    EngineDataPlane dataPlane;
+    Vertx vertx;
+    try {
+      events = publishing.await(90); // Kafka unreachable fails with its message, not after the join
+      dataPlane = probing.await(60);
+      vertx = joining.await(130);
+    } catch (Exception e) {
+      steps.abandon();
+      throw e;
+    }
+    StartupMarks.mark("steps-done");
     var agent = new NodeAgent(config, dataPlane, events).withApiToken(token);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();
     io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
@@ -72,9 +93,7 @@ final class NodeCommand implements Callable<Integer> {
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     StartupMarks.mark("deployed");
-    System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
-    System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
-    System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
+    // Before the ready line: a process told to stop the moment it is ready stops cleanly.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         // The agent drains first: the transfers it runs may take NodeAgent.STOP_DRAIN to end.
@@ -88,6 +107,9 @@ final class NodeCommand implements Callable<Integer> {
         dataPlane.close();
       }
     }));
+    System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
+    System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
+    System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());
     Thread.currentThread().join();
     return 0;
   }
