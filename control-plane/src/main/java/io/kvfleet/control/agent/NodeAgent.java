@@ -66,6 +66,8 @@ public final class NodeAgent extends VerticleBase {
   private OrderRunner runner;
   private Lease lease;
   private OwnLossWatch lossWatch;
+  /** The epoch whose {@code peer.joined} was last sent: only it may say goodbye on stop. */
+  private long joinSent = -1;
   private boolean rejoining;
   private volatile boolean stopping;
   /**
@@ -180,7 +182,11 @@ public final class NodeAgent extends VerticleBase {
     return watching
         .compose(watch -> {
           lossWatch = watch;
+          if (stopping) { // stopped while its loss reader opened: this epoch neither joins nor leaves
+            return Future.failedFuture(KvfleetException.rejoining(config.nodeId()));
+          }
           long sent = incarnationLease.now();
+          joinSent = epoch;
           return outcomes.publish(joined, config.nodeId()).onSuccess(v -> incarnationLease.acknowledged(sent));
         })
         .compose(v -> again ? registrations.sayAgain() : registrations.registerRegions())
@@ -281,6 +287,11 @@ public final class NodeAgent extends VerticleBase {
       vertx.cancelTimer(fenceTimer);
       if (landingDesk != null) {
         landingDesk.close();
+      }
+      if (joinSent != config.epoch()) {
+        // Stopped while joining again: the old epoch said goodbye when it was fenced, and a
+        // departure of the new one would come before (or without) its join.
+        return Future.succeededFuture();
       }
       return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
     }).transform(left -> lossWatch == null ? Future.succeededFuture()
