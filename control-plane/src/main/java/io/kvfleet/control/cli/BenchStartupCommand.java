@@ -22,7 +22,7 @@ final class BenchStartupCommand implements Callable<Integer> {
       + "('./kvfleet aot') and without it (KVFLEET_AOT=off), alternating")
   boolean compareAot;
 
-  @Option(names = "--launcher", defaultValue = "./kvfleet", description = "The launcher to start them with (default: "
+  @Option(names = "--launcher", defaultValue = "${env:KVFLEET_LAUNCHER:-./kvfleet}", description = "The launcher to start them with (default: "
       + "${DEFAULT-VALUE}; its AOT cache, if built, is used as a user's start would use it)")
   Path launcher;
 
