@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.ext.cluster.infinispan.InfinispanClusterManager;
 import org.infinispan.configuration.cache.CacheMode;
 import org.infinispan.configuration.parsing.ConfigurationBuilderHolder;
+import org.infinispan.conflict.MergePolicy;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
 import org.jgroups.JChannel;
@@ -35,7 +36,10 @@ final class FleetClusterManager extends InfinispanClusterManager {
         .transport().clusterName(clusterName).transport(new JGroupsTransport(channel));
     holder.newConfigurationBuilder(DEFAULT_CACHE).clustering().cacheMode(CacheMode.DIST_SYNC);
     for (String name : REPLICATED) {
-      holder.newConfigurationBuilder(name).clustering().cacheMode(CacheMode.REPL_SYNC);
+      // After a partition heals, keep the entries only one side has (each member's node info and
+      // subscriptions): the default keeps the preferred side's cache as it is and drops the rest.
+      holder.newConfigurationBuilder(name).clustering().cacheMode(CacheMode.REPL_SYNC)
+          .partitionHandling().mergePolicy(MergePolicy.PREFERRED_NON_NULL);
     }
     holder.newConfigurationBuilder(MAP_TEMPLATE).template(true).clustering().cacheMode(CacheMode.DIST_SYNC);
     return new FleetClusterManager(new DefaultCacheManager(holder, false));

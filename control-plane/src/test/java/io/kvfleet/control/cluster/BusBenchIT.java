@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -106,6 +108,7 @@ class BusBenchIT {
 
   /** Sequential request/reply latencies in microseconds, sorted, after a warm-up. */
   private static long[] requests(Vertx from) throws Exception {
+    awaitRoute(from);
     var options = new DeliveryOptions().setSendTimeout(30_000);
     long[] micros = new long[REQUESTS];
     for (int i = -WARM_UP; i < REQUESTS; i++) {
@@ -118,6 +121,23 @@ class BusBenchIT {
     }
     Arrays.sort(micros);
     return micros;
+  }
+
+  /** Until this member routes to the peer's consumer: a subscription reaches the other members' selectors a little later. */
+  private static void awaitRoute(Vertx from) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        from.eventBus().request(BusPeer.ECHO, "route?").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return;
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (!(e.getCause() instanceof ReplyException r) || r.failureType() != ReplyFailure.NO_HANDLERS
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
+    }
   }
 
   /** This JVM's flags that the peer needs too (native access, opens for Hazelcast and Netty). */
