@@ -10,11 +10,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jgroups.protocols.TCP;
+import org.jgroups.util.TLS;
+import org.jgroups.util.TLSClientAuth;
 
 /**
- * How the EventBus's own connections between members are protected: in the clear, or mutual TLS
- * with the fleet's certificates, so a member without one can neither send to nor receive from the
- * fleet's members (Hazelcast's membership itself stays unauthenticated: see {@code docs/SECURITY.md}).
+ * How the connections between members are protected, the EventBus's and the membership's (JGroups)
+ * alike: in the clear, or mutual TLS with the fleet's certificates, so a process without one can
+ * neither join the membership nor send to or receive from the fleet's members ({@code docs/SECURITY.md}).
  */
 public sealed interface BusSecurity {
   /** The key store in a TLS directory: this member's private key and certificate chain (PKCS#12). */
@@ -27,11 +30,19 @@ public sealed interface BusSecurity {
   /** Applies this to the EventBus's options. */
   EventBusOptions apply(EventBusOptions options);
 
-  /** No TLS: anyone who joins the Hazelcast cluster can send and receive. */
+  /** Applies this to the membership's transport. */
+  TCP secure(TCP transport);
+
+  /** No TLS: anyone who knows the cluster name and reaches a member's port joins, sends and receives. */
   record Plaintext() implements BusSecurity {
     @Override
     public EventBusOptions apply(EventBusOptions options) {
       return options;
+    }
+
+    @Override
+    public TCP secure(TCP transport) {
+      return transport;
     }
   }
 
@@ -48,6 +59,14 @@ public sealed interface BusSecurity {
       options.setSsl(true).setClientAuth(ClientAuth.REQUIRED)
           .setKeyCertOptions(store(memberStore)).setTrustOptions(store(trustStore));
       return options;
+    }
+
+    /** TLS on every JGroups connection, both ways, and a peer without a certificate the fleet CA signed is refused. */
+    @Override
+    public TCP secure(TCP transport) {
+      return transport.tls(new TLS().enabled(true).setClientAuth(TLSClientAuth.NEED)
+          .setKeystorePath(memberStore.toString()).setKeystoreType("PKCS12").setKeystorePassword(password)
+          .setTruststorePath(trustStore.toString()).setTruststoreType("PKCS12").setTruststorePassword(password));
     }
 
     /** PKCS#12 as {@link PfxOptions}: the clustered EventBus copies its options through JSON, which keeps only the named kinds. */

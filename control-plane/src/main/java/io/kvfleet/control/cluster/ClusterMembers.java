@@ -1,13 +1,14 @@
 package io.kvfleet.control.cluster;
 
 import io.kvfleet.control.KvfleetException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The members a process contacts to join its cluster, as the user gives them: {@code host} (the
  * ports {@link ClusteredVertx#PORT_COUNT} from the cluster port up), {@code host:port} or
- * {@code host:first-last}, expanded to the entries Hazelcast's TCP join takes.
+ * {@code host:first-last}, expanded to the {@code host:port} entries a member contacts.
  */
 public final class ClusterMembers {
   /** The most ports one range may name. */
@@ -15,7 +16,27 @@ public final class ClusterMembers {
 
   private ClusterMembers() {}
 
-  /** Hazelcast member entries for {@code given}; a malformed entry is a bad input that names it. */
+  /**
+   * The addresses to contact, unresolved: a host alone stands for the {@link ClusteredVertx#PORT_COUNT}
+   * ports from {@code clusterPort}, the ports a member binds by default; a malformed entry is a bad input.
+   */
+  public static List<InetSocketAddress> contacts(List<String> given, int clusterPort) {
+    List<InetSocketAddress> contacts = new ArrayList<>();
+    for (String entry : expand(given)) {
+      int colon = portColon(entry);
+      String host = unbracket(colon < 0 ? entry : entry.substring(0, colon));
+      if (colon >= 0) {
+        contacts.add(InetSocketAddress.createUnresolved(host, Integer.parseInt(entry.substring(colon + 1))));
+        continue;
+      }
+      for (int p = clusterPort; p < clusterPort + ClusteredVertx.PORT_COUNT; p++) {
+        contacts.add(InetSocketAddress.createUnresolved(host, p));
+      }
+    }
+    return contacts;
+  }
+
+  /** Entries for {@code given}, each a host alone or {@code host:port}; a malformed entry is a bad input that names it. */
   public static List<String> expand(List<String> given) {
     List<String> members = new ArrayList<>();
     for (String raw : given) {
@@ -57,6 +78,10 @@ public final class ClusterMembers {
     }
     int colon = entry.indexOf(':');
     return colon >= 0 && colon == entry.lastIndexOf(':') ? colon : -1;
+  }
+
+  private static String unbracket(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
   private static int port(String raw, String text) {

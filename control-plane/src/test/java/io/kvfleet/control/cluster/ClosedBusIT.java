@@ -3,7 +3,6 @@ package io.kvfleet.control.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.control.coordinator.CoordinatorStatus;
-import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.protocol.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -21,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -36,19 +34,23 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * A fleet whose EventBus is closed by mutual TLS (a broker, a coordinator and a node agent as OS
- * processes, each with the fleet's certificate), and two strangers who join its Hazelcast cluster by
- * name (which Hazelcast's open-source membership cannot refuse): one with no TLS, one with a
- * certificate of its own CA. Neither receives a message sent to an agent's address it subscribed
- * to, and what either sends reaches no member; a member holding the fleet's certificate is served.
- * Every process listens only on the cluster host, and the agent's API asks for the token in its
- * private file.
+ * A fleet closed by the fleet's certificates (a broker, a coordinator and a node agent as OS
+ * processes, each with its certificate: mutual TLS on the EventBus, TLS with client authentication
+ * on the JGroups membership), and two strangers who know the cluster name and ports: one with no
+ * TLS, one with a certificate of its own CA. Neither enters the fleet's view, reads its
+ * subscriptions, receives any of the messages sent to an agent's address it subscribed to, or
+ * reaches a member with what it sends; a member holding the fleet's certificate joins and is
+ * served. Every process listens (TCP and UDP) only on the cluster host, and the agent's API asks
+ * for the token in its private file. On main's Hazelcast code four of these tests fail: both
+ * strangers were in the view, read the agent's subscriptions and took 20 of 30 messages off the
+ * round-robin, and Netty's resolver had a UDP socket on every interface.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClosedBusIT {
   private static final String NODE = "prefill-0";
   private static final String COORDINATOR = "coordinator-closed-bus";
+  private static final int MESSAGES = 30;
   private final List<AutoCloseable> owned = new ArrayList<>();
   private final List<Vertx> members = new ArrayList<>();
   private KvfleetProcess coordinator;
@@ -81,6 +83,9 @@ class ClosedBusIT {
     trusted = join(name, port, contacts, BusSecurity.fromDirectory(fleetCa.member("trusted")));
     strangers = List.of(join(name, port, contacts, BusSecurity.plaintext()),
         join(name, port, contacts, BusSecurity.fromDirectory(otherCa.member("stranger"))));
+    // Two of JGroups' merge rounds (MembershipStack: every 2 to 6 s), in which members that found
+    // each other would merge their views.
+    Thread.sleep(12_000);
   }
 
   @AfterAll
@@ -99,7 +104,19 @@ class ClosedBusIT {
   }
 
   @Test
-  @Order(1) // before the strangers subscribe: a sender's view of who consumes an address lags its changes
+  void aStrangerNeverEntersTheFleetsView() {
+    List<String> fleet = nodes(trusted);
+    System.out.printf("ClosedBusIT: the fleet's view %s; the strangers' %s and %s%n", fleet, nodes(strangers.get(0)),
+        nodes(strangers.get(1)));
+    assertThat(fleet).as("coordinator, agent and the trusted member").hasSize(3);
+    for (var stranger : strangers) {
+      assertThat(nodes(stranger)).as("a stranger's view").containsExactly(nodeId(stranger));
+      assertThat(fleet).doesNotContain(nodeId(stranger));
+    }
+  }
+
+  @Test
+  @Order(1) // before the strangers subscribe
   void aMemberWithTheFleetsCertificateIsServedByTheAgentAndTheCoordinator() throws Exception {
     for (String address : agentAddresses()) {
       assertThat(reachedAMember(failure(ask(trusted, address, "not an order")))).as(address).isTrue();
@@ -120,27 +137,23 @@ class ClosedBusIT {
         consumers.add(consumer);
       }
       try {
-        Await.until("the trusted member to see the strangers' subscriptions to " + address, Duration.ofSeconds(60),
-            () -> registrations(trusted, address) >= 1 + strangers.size());
         List<Future<Object>> asked = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
+        for (int i = 0; i < MESSAGES; i++) {
           asked.add(ask(trusted, address, "not an order " + i));
         }
         int byAgent = 0;
         for (var answer : asked) {
           byAgent += reachedAMember(failure(answer)) ? 1 : 0;
         }
-        System.out.printf("ClosedBusIT: of 30 messages to %s, %d reached the agent, %d were routed to a stranger"
-            + " and not delivered%n", address, byAgent, 30 - byAgent);
+        System.out.printf("ClosedBusIT: of %d messages to %s, %d reached the agent; the strangers received %d%n",
+            MESSAGES, address, byAgent, received.get());
+        assertThat(registrations(trusted, address)).as("subscriptions the fleet sees on %s", address).isEqualTo(1);
         assertThat(received).as("messages to %s the strangers received", address).hasValue(0);
-        assertThat(byAgent).as("messages the agent answered").isPositive();
-        assertThat(30 - byAgent).as("messages routed round-robin to a stranger (so the test saw the route)").isPositive();
+        assertThat(byAgent).as("messages the agent answered (none went a stranger's way)").isEqualTo(MESSAGES);
       } finally {
         for (var consumer : consumers) {
           consumer.unregister().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
-        Await.until("the trusted member to see only the agent on " + address, Duration.ofSeconds(60),
-            () -> registrations(trusted, address) == 1);
       }
     }
   }
@@ -148,8 +161,8 @@ class ClosedBusIT {
   @Test
   void whatAStrangerSendsReachesNoMember() throws Exception {
     for (var stranger : strangers) {
-      // What stays open (docs/SECURITY.md): Hazelcast lets it read who consumes which address.
-      assertThat(registrations(stranger, Addresses.landings(NODE))).as("subscriptions a stranger reads").isPositive();
+      assertThat(registrations(stranger, Addresses.landings(NODE))).as("the fleet's subscriptions a stranger reads")
+          .isZero();
       List<String> addresses = new ArrayList<>(agentAddresses());
       addresses.add(CoordinatorStatus.address(COORDINATOR));
       for (String address : addresses) {
@@ -186,8 +199,12 @@ class ClosedBusIT {
   void eachProcessListensOnlyOnTheClusterHost() throws Exception {
     for (var process : List.of(coordinator, agent)) {
       var listening = Listeners.of(process.pid());
-      System.out.printf("ClosedBusIT: pid %d listens on %s%n", process.pid(), listening);
+      var udp = Listeners.udpOf(process.pid());
+      System.out.printf("ClosedBusIT: pid %d listens on TCP %s, UDP %s%n", process.pid(), listening, udp);
+      // The membership's port, the EventBus's, and the HTTP API or the agent's data plane.
       assertThat(listening).as("what pid %d listens on", process.pid()).hasSizeGreaterThanOrEqualTo(3)
+          .allSatisfy(l -> assertThat(l.address().getHostAddress()).as(l.toString()).isEqualTo("127.0.0.1"));
+      assertThat(udp).as("UDP sockets of pid %d (JGroups' diagnostics would be one)", process.pid())
           .allSatisfy(l -> assertThat(l.address().getHostAddress()).as(l.toString()).isEqualTo("127.0.0.1"));
     }
   }
@@ -224,6 +241,14 @@ class ClosedBusIT {
     } catch (java.util.concurrent.ExecutionException e) {
       return e.getCause() instanceof ReplyException reply ? reply.failureType() : ReplyFailure.ERROR;
     }
+  }
+
+  private static List<String> nodes(Vertx vertx) {
+    return ((VertxInternal) vertx).clusterManager().getNodes();
+  }
+
+  private static String nodeId(Vertx vertx) {
+    return ((VertxInternal) vertx).clusterManager().getNodeId();
   }
 
   private static int registrations(Vertx vertx, String address) {

@@ -22,6 +22,16 @@ class ClusterMembersTest {
         .containsExactly("10.0.0.5:5701", "10.0.0.5:5702", "10.0.0.5:5703", "10.0.0.5:5704");
   }
 
+  @Test
+  void aHostAloneIsContactedOnTheTenPortsFromTheClusterPortAndAPortAsGiven() {
+    var contacts = ClusterMembers.contacts(List.of("10.0.0.5", "[::1]:7900", "node-1:7801-7802"), 7800);
+
+    assertThat(contacts).extracting(a -> a.getHostString() + " " + a.getPort()).containsExactly(
+        "10.0.0.5 7800", "10.0.0.5 7801", "10.0.0.5 7802", "10.0.0.5 7803", "10.0.0.5 7804", "10.0.0.5 7805",
+        "10.0.0.5 7806", "10.0.0.5 7807", "10.0.0.5 7808", "10.0.0.5 7809", "::1 7900", "node-1 7801", "node-1 7802");
+    assertThat(contacts).allSatisfy(a -> assertThat(a.isUnresolved()).as("resolved only when the member joins").isTrue());
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "127.0.0.1:x | 'x' is not a port (1 to 65535)",

@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The TCP sockets a process listens on, as {@code ss -ltnp} finds them: its socket inodes matched in {@code /proc/net/tcp} and {@code tcp6}. */
+/** The TCP sockets a process listens on and the UDP sockets it bound, as {@code ss -ltnp} finds them: its socket inodes matched in {@code /proc/net/tcp}, {@code udp} and their {@code 6}. */
 final class Listeners {
   private static final String LISTEN = "0A";
 
@@ -23,8 +23,17 @@ final class Listeners {
     }
   }
 
-  /** What process {@code pid} listens on now. */
+  /** What process {@code pid} listens on now (TCP). */
   static List<Listener> of(long pid) throws IOException {
+    return sockets(pid, List.of("/proc/net/tcp", "/proc/net/tcp6"), LISTEN);
+  }
+
+  /** The UDP sockets process {@code pid} has bound now (a UDP socket receives from anyone once bound). */
+  static List<Listener> udpOf(long pid) throws IOException {
+    return sockets(pid, List.of("/proc/net/udp", "/proc/net/udp6"), null);
+  }
+
+  private static List<Listener> sockets(long pid, List<String> tables, String state) throws IOException {
     Set<String> inodes = new HashSet<>();
     try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
       for (Path fd : fds.toList()) {
@@ -39,11 +48,11 @@ final class Listeners {
       }
     }
     List<Listener> found = new ArrayList<>();
-    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+    for (String table : tables) {
       List<String> lines = Files.readAllLines(Path.of(table));
       for (String line : lines.subList(1, lines.size())) {
         String[] f = line.strip().split("\\s+");
-        if (f[3].equals(LISTEN) && inodes.contains(f[9])) {
+        if ((state == null || f[3].equals(state)) && inodes.contains(f[9])) {
           String[] local = f[1].split(":");
           found.add(new Listener(address(local[0]), Integer.parseInt(local[1], 16)));
         }
