@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * {@code kvfleet bench startup}: starts a coordinator and then a node agent as processes, through
  * the launcher a user runs, against a broker that is already up, and times each from the moment it
  * was started to its ready line, split by the marks the process prints ({@code KVFLEET_STARTUP_MARKS}):
- * JVM start to {@code main}, the Hazelcast join, the engine probe (agents), the deploy (Kafka
+ * JVM start to {@code main}, the cluster join, the engine probe (agents), the deploy (Kafka
  * metadata, the first produce or fetch), the ready line. Several rounds, each with its own cluster
  * name and ports; the processes are stopped after each.
  */

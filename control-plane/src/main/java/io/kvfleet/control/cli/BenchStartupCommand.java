@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 /** {@code kvfleet bench startup}: how long a coordinator and a node agent take to print their ready lines. */
 @Command(name = "startup", mixinStandardHelpOptions = true,
     description = "Start a coordinator, then a node agent, as processes through the launcher, against an embedded broker "
-        + "already up in this JVM; time each from launch to its ready line, by phase (JVM start to main, Hazelcast "
+        + "already up in this JVM; time each from launch to its ready line, by phase (JVM start to main, cluster "
         + "join, engine probe, deploy: Kafka metadata and first produce or fetch, ready line). Several rounds.")
 final class BenchStartupCommand implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "3", description = "Rounds (default: ${DEFAULT-VALUE})")
