@@ -32,12 +32,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * Reads {@code kvfleet.transfers} as a router watching outcomes would, decoding every record, and
  * answers a bench request when its transfer's terminal event (completed, failed, rejected, timed
  * out) is read. Transfer ids are {@code <prefix><n>}; negative {@code n} are readiness probes.
+ * It also notes the size of the first dispatch it reads, for the raw three-hop reference.
  */
 final class TerminalReader implements AutoCloseable {
   private final String prefix;
   private final Target.Answers answers;
   private final LinkedBlockingQueue<Boolean> probes = new LinkedBlockingQueue<>();
   private TopicReader<Decoded> reader;
+  /** Bytes of the first dispatch of ours read, the size the raw three-hop chain gives its middle hop. */
+  private volatile int dispatchedBytes;
 
   private TerminalReader(String prefix, Target.Answers answers) {
     this.prefix = prefix;
@@ -57,9 +60,9 @@ final class TerminalReader implements AutoCloseable {
    * Sends probe requests through {@code send} until one completes: the coordinator has then folded
    * both nodes' registrations and the whole path works.
    */
-  void awaitFirstCompletion(LongConsumer send, Duration limit) throws InterruptedException {
+  void awaitFirstCompletion(LongConsumer send, long firstProbe, Duration limit) throws InterruptedException {
     long end = System.nanoTime() + limit.toNanos();
-    for (long probe = -1; System.nanoTime() < end; probe--) {
+    for (long probe = firstProbe; System.nanoTime() < end; probe--) {
       send.accept(probe);
       Boolean ok = probes.poll(10, TimeUnit.SECONDS);
       if (Boolean.TRUE.equals(ok)) {
@@ -76,6 +79,9 @@ final class TerminalReader implements AutoCloseable {
     if (!(record.value() instanceof Decoded.Event e)) {
       return;
     }
+    if (dispatchedBytes == 0 && e.envelope().data() instanceof TransferDispatched) {
+      dispatchedBytes = record.serializedValueSize();
+    }
     var outcome = outcome(e.envelope().data());
     String id = e.envelope().data().subject();
     if (outcome == Outcome.NOT_TERMINAL || !id.startsWith(prefix)) {
@@ -87,6 +93,11 @@ final class TerminalReader implements AutoCloseable {
     } else {
       answers.answered(n, now, outcome == Outcome.OK);
     }
+  }
+
+  /** The encoded size of a dispatch of ours as read from the log (0 before the first). */
+  int dispatchedBytes() {
+    return dispatchedBytes;
   }
 
   private static Outcome outcome(FleetEvent event) {

@@ -25,4 +25,23 @@ class CpuMeterTest {
     assertThat(use.total()).isGreaterThanOrEqualTo(0);
     assertThat(use.cores()).containsKeys("jit", "gc+other");
   }
+
+  @Test
+  void countsTheCpuOfCompilerThreadsOnlyFromTheirStatLines() {
+    String c2 = "4242 (C2 CompilerThre) S 1 4242 4242 0 -1 4194624 100 0 0 0 731 29 0 0 20 0 30 0 9 0 0";
+    String eventLoop = "4243 (vert.x-eventloo) S 1 4242 4242 0 -1 4194624 100 0 0 0 500 20 0 0 20 0 30 0 9 0 0";
+    assertThat(CompilerThreads.ticksOf(c2)).isEqualTo(760);
+    assertThat(CompilerThreads.ticksOf(eventLoop)).isZero();
+    assertThat(CompilerThreads.cpuNanos()).isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
+  void givesTheBrokerTheBenchsFlagsButNotItsDiagnostics() {
+    assertThat(BrokerProcess.kept("--enable-native-access=ALL-UNNAMED")).isTrue();
+    assertThat(BrokerProcess.kept("-XX:+UseZGC")).isTrue();
+    assertThat(BrokerProcess.kept("-Xlog:jit+compilation=debug:file=jit.log")).isFalse();
+    assertThat(BrokerProcess.kept("-XX:AOTCache=control-plane/target/kvfleet.aot")).isFalse();
+    assertThat(BrokerProcess.kept("-XX:+PrintCompilation")).isFalse();
+    assertThat(BrokerProcess.command()).contains("io.kvfleet.control.cli.Kvfleet", "kafka");
+  }
 }
