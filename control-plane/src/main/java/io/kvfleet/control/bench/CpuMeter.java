@@ -129,7 +129,7 @@ final class CpuMeter {
       return "publishers";
     }
     if (name.startsWith("vert.x-kafka-consumer")) {
-      return "coordinator consumer";
+      return "vert.x kafka consumers";
     }
     if (name.startsWith("vert.x-eventloop")) {
       return "event loops";

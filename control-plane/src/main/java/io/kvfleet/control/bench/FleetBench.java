@@ -58,6 +58,8 @@ final class FleetBench implements Target {
   private long[] prefillEpochs;
   private long[] decodeEpochs;
   private TerminalReader reader;
+  /** How long the coordinator remembers an ended transfer; null: its default. */
+  private Duration keepEnded;
 
   private FleetBench(String bootstrapServers, int pages, int agents, boolean metrics) {
     if (agents < 2 || agents % 2 != 0) {
@@ -75,9 +77,10 @@ final class FleetBench implements Target {
    * Starts the fleet of {@code agents} node agents and its terminal-event reader, and returns once
    * a probe transfer of every pair has completed end to end.
    */
-  static FleetBench start(String bootstrapServers, int pages, int agents, Answers answers, boolean metrics)
-      throws Exception {
+  static FleetBench start(String bootstrapServers, int pages, int agents, Duration keepEnded, Answers answers,
+      boolean metrics) throws Exception {
     var bench = new FleetBench(bootstrapServers, pages, agents, metrics);
+    bench.keepEnded = keepEnded;
     try {
       bench.startFleet();
       bench.reader = bench.own(TerminalReader.start(bootstrapServers, bench.idPrefix, answers));
@@ -138,6 +141,9 @@ final class FleetBench implements Target {
     var clock = Clock.systemUTC();
     var coordinatorEvents = own(new EventPublisher(bootstrapServers, "bench-coordinator", AgentConfig.newEpoch(), clock));
     var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock);
+    if (keepEnded != null) {
+      coordinator.withKeepEnded(keepEnded);
+    }
     await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
     prefillEpochs = new long[pairs];
     decodeEpochs = new long[pairs];

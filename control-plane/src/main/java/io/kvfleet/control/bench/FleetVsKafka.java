@@ -1,6 +1,7 @@
 package io.kvfleet.control.bench;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +24,7 @@ public final class FleetVsKafka {
   private long nextId;
   private boolean metrics;
   private int agents = 2;
+  private Duration keepEnded;
 
   /** A run against {@code bootstrapServers} that prints a line as each phase starts. */
   public FleetVsKafka(String bootstrapServers, short replicationFactor, BenchSettings settings, PrintStream progress) {
@@ -44,13 +46,19 @@ public final class FleetVsKafka {
     return this;
   }
 
+  /** Has our coordinator forget an ended transfer after {@code window} of log time (null: its default). */
+  public FleetVsKafka withKeepEnded(Duration window) {
+    this.keepEnded = window;
+    return this;
+  }
+
   /** Runs every phase on the three systems and returns the report. */
   public Report run() throws Exception {
     var oursMeter = new Meter();
     var rawMeter = new Meter();
     var chainMeter = new Meter();
     progress.println("bench fleet: starting a coordinator and " + agents + " node agents, metrics " + (metrics ? "on" : "off"));
-    try (var ours = FleetBench.start(bootstrapServers, settings.pages(), agents, oursMeter, metrics);
+    try (var ours = FleetBench.start(bootstrapServers, settings.pages(), agents, keepEnded, oursMeter, metrics);
          var raw = KafkaChain.roundTrip(bootstrapServers, replicationFactor,
              FleetBench.recordSizes(settings.pages()), ours.sources(), rawMeter);
          var chain = KafkaChain.threeHops(bootstrapServers, replicationFactor,
@@ -89,6 +97,8 @@ public final class FleetVsKafka {
 
   private void say(String phase) {
     var length = phase.equals(WARM_UP) ? settings.warmup() : settings.duration();
-    progress.printf("bench fleet: %s: kvfleet, then raw Kafka, then raw 3-hop, %d s each%n", phase, length.toSeconds());
+    // The JVM's uptime, to find a phase in a compilation log written with -Xlog:...:uptime.
+    progress.printf("bench fleet: %s: kvfleet, then raw Kafka, then raw 3-hop, %d s each (JVM uptime %.1f s)%n", phase,
+        length.toSeconds(), java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
   }
 }

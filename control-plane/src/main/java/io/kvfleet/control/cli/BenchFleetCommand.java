@@ -25,6 +25,11 @@ final class BenchFleetCommand implements Callable<Integer> {
       description = "Run the bench's broker in the bench's JVM (default: in its own JVM, as a fleet runs one)")
   boolean embeddedBroker;
 
+  @Option(names = "--keep-ended",
+      description = "How long our coordinator remembers an ended transfer (default: the coordinator's, 10 minutes,"
+          + " longer than a run, so every transfer stays in its heap)")
+  Duration keepEnded;
+
   @Option(names = "--agents", defaultValue = "2",
       description = "Node agents of our fleet, in prefill/decode pairs; requests go round the pairs (default: ${DEFAULT-VALUE})")
   int agents;
@@ -87,7 +92,7 @@ final class BenchFleetCommand implements Callable<Integer> {
       System.out.printf("kvfleet bench fleet: %s; %d cores seen by this JVM%n", where,
           Runtime.getRuntime().availableProcessors());
       var report = new FleetVsKafka(bootstrapServers, replicationFactor, settings, System.out).withMetrics(metrics)
-          .withAgents(agents).run();
+          .withAgents(agents).withKeepEnded(keepEnded).run();
       System.out.println();
       System.out.print(report.format());
     } finally {

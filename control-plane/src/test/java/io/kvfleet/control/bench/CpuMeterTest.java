@@ -11,7 +11,7 @@ class CpuMeterTest {
     assertThat(CpuMeter.part("data-plane-kafka-request-handler-3")).isEqualTo("broker");
     assertThat(CpuMeter.part("kafka-producer-network-thread | kvfleet-bench-router")).isEqualTo("producer i/o");
     assertThat(CpuMeter.part("kvfleet-publish-bench-coordinator")).isEqualTo("publishers");
-    assertThat(CpuMeter.part("vert.x-kafka-consumer-thread-0")).isEqualTo("coordinator consumer");
+    assertThat(CpuMeter.part("vert.x-kafka-consumer-thread-0")).isEqualTo("vert.x kafka consumers");
     assertThat(CpuMeter.part("vert.x-eventloop-thread-1")).isEqualTo("event loops");
     assertThat(CpuMeter.part("vert.x-worker-thread-7")).isEqualTo("workers");
     assertThat(CpuMeter.part("bench-responder")).isEqualTo("raw responder");
