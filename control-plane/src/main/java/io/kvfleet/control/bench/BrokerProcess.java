@@ -1,11 +1,10 @@
 package io.kvfleet.control.bench;
 
 import io.kvfleet.control.KvfleetException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,30 +22,46 @@ public final class BrokerProcess implements AutoCloseable {
 
   private final Process process;
   private final String bootstrapServers;
+  private final Path output;
 
-  private BrokerProcess(Process process, String bootstrapServers) {
+  private BrokerProcess(Process process, String bootstrapServers, Path output) {
     this.process = process;
     this.bootstrapServers = bootstrapServers;
+    this.output = output;
   }
 
-  /** Starts the broker and returns once it printed its bootstrap servers. */
+  /** Starts the broker and returns once it printed its bootstrap servers; what it prints goes to a file. */
   public static BrokerProcess start() throws IOException {
-    var builder = new ProcessBuilder(command()).redirectErrorStream(true);
+    var output = Files.createTempFile("kvfleet-bench-broker-", ".out");
+    var builder = new ProcessBuilder(command()).redirectErrorStream(true).redirectOutput(output.toFile());
     builder.environment().remove("JAVA_TOOL_OPTIONS"); // the bench's diagnostics are not the broker's
     var process = builder.start();
-    var lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    var seen = new ArrayList<String>();
     long end = System.nanoTime() + START_LIMIT.toNanos();
-    for (String line = lines.readLine(); line != null && System.nanoTime() < end; line = lines.readLine()) {
-      seen.add(line);
-      if (line.startsWith(READY)) {
-        Thread.ofPlatform().daemon().name("bench-broker-output").start(() -> drain(lines));
-        return new BrokerProcess(process, line.substring(READY.length()).trim());
+    while (System.nanoTime() < end && process.isAlive()) {
+      for (String line : Files.readAllLines(output, StandardCharsets.UTF_8)) {
+        if (line.startsWith(READY)) {
+          return new BrokerProcess(process, line.substring(READY.length()).trim(), output);
+        }
       }
+      sleep();
     }
     process.destroyForcibly();
     throw KvfleetException.benchFailed("the bench's broker (kvfleet kafka in its own JVM) did not print its"
-        + " bootstrap servers; it printed: " + String.join("\n", seen), null);
+        + " bootstrap servers; it printed: " + Files.readString(output, StandardCharsets.UTF_8), null);
+  }
+
+  private static void sleep() throws IOException {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the broker started", e);
+    }
+  }
+
+  /** The file the broker's output goes to (its log is where its own output says). */
+  public Path output() {
+    return output;
   }
 
   /** The broker's address. */
@@ -88,16 +103,6 @@ public final class BrokerProcess implements AutoCloseable {
     return !(flag.startsWith("-Xlog") || flag.startsWith("-XX:AOT") || flag.startsWith("-XX:+PrintCompilation")
         || flag.startsWith("-XX:+UnlockDiagnosticVMOptions") || flag.startsWith("-XX:+LogCompilation")
         || flag.startsWith("-XX:LogFile") || flag.startsWith("-agent") || flag.startsWith("-javaagent"));
-  }
-
-  private static void drain(BufferedReader lines) {
-    try {
-      while (lines.readLine() != null) {
-        // keep the pipe empty so the broker never blocks on it
-      }
-    } catch (IOException e) {
-      // the broker ended
-    }
   }
 
   /** Stops the broker (its shutdown hook closes it) and waits for it to end. */

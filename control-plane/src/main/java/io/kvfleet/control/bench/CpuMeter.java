@@ -89,17 +89,26 @@ final class CpuMeter {
     return Math.max(0, THREADS.getTotalThreadAllocatedBytes());
   }
 
-  /** Stop-the-world collections so far and their time in ms (concurrent cycles left out). */
+  /**
+   * Stop-the-world collections so far and their time in ms (concurrent cycles left out: G1's
+   * "G1 Concurrent GC", ZGC's "ZGC Minor Cycles" and "ZGC Major Cycles", whose pauses ZGC counts
+   * apart in its "Pauses" beans).
+   */
   private static long[] gcPauses() {
     long count = 0;
     long millis = 0;
     for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (!gc.getName().contains("Concurrent") && gc.getCollectionCount() > 0) {
+      if (isPauses(gc.getName()) && gc.getCollectionCount() > 0) {
         count += gc.getCollectionCount();
         millis += gc.getCollectionTime();
       }
     }
     return new long[] {count, millis};
+  }
+
+  /** Whether a collector bean of this name counts stop-the-world pauses. */
+  static boolean isPauses(String collector) {
+    return !(collector.contains("Concurrent") || collector.contains("Cycles"));
   }
 
   private static long jitMillis() {

@@ -82,7 +82,8 @@ final class BenchFleetCommand implements Callable<Integer> {
       kafka = own;
       bootstrapServers = own.bootstrapServers();
       BrokerProcess.watch(own);
-      where = "single-node KRaft broker in its own JVM (kvfleet kafka, pid " + own.pid() + ") at " + bootstrapServers;
+      where = "single-node KRaft broker in its own JVM (kvfleet kafka, pid " + own.pid() + ", output in "
+          + own.output() + ") at " + bootstrapServers;
     } else {
       where = "Kafka at " + bootstrapServers;
       kafkaConfig.apply(bootstrapServers);

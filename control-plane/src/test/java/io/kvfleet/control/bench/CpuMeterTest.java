@@ -20,6 +20,17 @@ class CpuMeterTest {
   }
 
   @Test
+  void countsOnlyThePausesOfG1AndZgcNotTheirConcurrentCycles() {
+    assertThat(CpuMeter.isPauses("G1 Young Generation")).isTrue();
+    assertThat(CpuMeter.isPauses("G1 Old Generation")).isTrue();
+    assertThat(CpuMeter.isPauses("ZGC Minor Pauses")).isTrue();
+    assertThat(CpuMeter.isPauses("ZGC Major Pauses")).isTrue();
+    assertThat(CpuMeter.isPauses("G1 Concurrent GC")).isFalse();
+    assertThat(CpuMeter.isPauses("ZGC Minor Cycles")).isFalse();
+    assertThat(CpuMeter.isPauses("ZGC Major Cycles")).isFalse();
+  }
+
+  @Test
   void accountsForTheWholeProcess() {
     var use = CpuMeter.start().stop();
     assertThat(use.total()).isGreaterThanOrEqualTo(0);
