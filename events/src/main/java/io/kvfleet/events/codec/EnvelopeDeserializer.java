@@ -43,7 +43,7 @@ public final class EnvelopeDeserializer implements Deserializer<Decoded> {
     if (decoded instanceof Decoded.Event e) {
       var header = TypeHeader.of(headers);
       if (header.isPresent() && !header.get().equals(e.envelope().type())) {
-        return new Decoded.Malformed("type header mismatch: ce_type says " + header.get()
+        return new Decoded.Malformed(TypeHeader.MISMATCH + ": ce_type says " + header.get()
             + " but the document is " + e.envelope().type(), data);
       }
     }

@@ -16,6 +16,9 @@ public final class TypeHeader {
   /** The record header that names the event's CloudEvents type. */
   public static final String NAME = "ce_type";
 
+  /** How the reason of a record whose header and document disagree begins. */
+  public static final String MISMATCH = "type header mismatch";
+
   private TypeHeader() {}
 
   /** Sets the header to {@code envelope}'s type, replacing any before it. */
@@ -30,6 +33,14 @@ public final class TypeHeader {
     return header == null || header.value() == null
         ? Optional.empty()
         : Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Whether {@code decoded} was refused because its header and document disagree: such a record is
+   * never answered either (its document may be another writer's genuine, signed request).
+   */
+  public static boolean mismatched(Decoded decoded) {
+    return decoded instanceof Decoded.Malformed m && m.reason().startsWith(MISMATCH);
   }
 
   /** Whether the record's header names {@code wireType}, or the record has no header to tell. */
