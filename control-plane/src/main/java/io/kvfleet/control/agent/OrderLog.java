@@ -93,6 +93,21 @@ final class OrderLog {
       return data != null && contains(data, TYPE) ? decoder.deserialize(topic, data) : null;
     }
 
+    /**
+     * With a type header the header decides what is skipped, without a scan of the bytes; a
+     * dispatch is then decoded with the header checked against its document (a mismatch is
+     * malformed). A record without the header (written before it) is scanned as above.
+     */
+    @Override
+    public Decoded deserialize(String topic, org.apache.kafka.common.header.Headers headers, byte[] data) {
+      var type = io.kvfleet.events.codec.TypeHeader.of(headers);
+      if (type.isEmpty()) {
+        return deserialize(topic, data);
+      }
+      return data != null && type.get().equals(EventType.TRANSFER_DISPATCHED.wireName())
+          ? decoder.deserialize(topic, headers, data) : null;
+    }
+
     static boolean contains(byte[] data, byte[] part) {
       outer:
       for (int i = 0; i + part.length <= data.length; i++) {

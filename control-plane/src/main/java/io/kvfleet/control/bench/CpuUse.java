@@ -14,11 +14,20 @@ import java.util.stream.Collectors;
  * @param gcPauses stop-the-world collections during the phase
  * @param gcPauseMillis their total length
  * @param allocatedBytes heap allocated by this JVM's threads during the phase
+ * @param compileTime the compilation bean's elapsed compile time per second of the phase (a compile
+ *     waiting for a core counts, so on a loaded machine it exceeds the compilers' CPU)
+ * @param brokerCores cores the broker's own JVM used, NaN when the broker runs in this JVM
  */
 public record CpuUse(
-    double total, Map<String, Double> cores, long gcPauses, long gcPauseMillis, long allocatedBytes) {
+    double total, Map<String, Double> cores, long gcPauses, long gcPauseMillis, long allocatedBytes,
+    double compileTime, double brokerCores) {
   public CpuUse {
     requireNonNull(cores, "cores must not be null");
+  }
+
+  /** A phase's use without the compile-time figure and with the broker in this JVM. */
+  public CpuUse(double total, Map<String, Double> cores, long gcPauses, long gcPauseMillis, long allocatedBytes) {
+    this(total, cores, gcPauses, gcPauseMillis, allocatedBytes, Double.NaN, Double.NaN);
   }
 
   /**
@@ -32,6 +41,8 @@ public record CpuUse(
         .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()))
         .collect(Collectors.joining(", "))
         + String.format(Locale.ROOT, "; GC pauses %d, %d ms; allocated %d MB", gcPauses, gcPauseMillis,
-            allocatedBytes >> 20);
+            allocatedBytes >> 20)
+        + (Double.isNaN(compileTime) ? "" : String.format(Locale.ROOT, "; compile time %.2f/s", compileTime))
+        + (Double.isNaN(brokerCores) ? "" : String.format(Locale.ROOT, "; broker JVM %.2f cores", brokerCores));
   }
 }

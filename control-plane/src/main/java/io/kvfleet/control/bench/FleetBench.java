@@ -29,14 +29,17 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ours: a real coordinator and two real node agents (prefill and decode) in this JVM on a real
+ * Ours: a real coordinator and real node agents in pairs (prefill and decode) in this JVM on a real
  * broker, with the in-JVM memcpy data plane, so what is measured is the control plane. A router
- * publishes one {@code TransferRequested} per request; {@link TerminalReader} answers it when the
- * transfer's terminal event is read back from Kafka.
+ * publishes one {@code TransferRequested} per request, request {@code n} from pair {@code n mod
+ * pairs}; {@link TerminalReader} answers it when the transfer's terminal event is read back from
+ * Kafka.
  */
 final class FleetBench implements Target {
   static final String PREFILL = "bench-prefill-0";
   static final String DECODE = "bench-decode-0";
+  /** Probe ids of pair {@code p} count down from {@code -1 - p * PROBES}, so no two pairs share one. */
+  private static final long PROBES = 1_000_000;
   static final String REGION = "kv_data-0";
   static final long PAGE = 4096;
   private static final int REGION_PAGES = 256;
@@ -44,6 +47,7 @@ final class FleetBench implements Target {
 
   private final String bootstrapServers;
   private final int pages;
+  private final int pairs;
   private final String idPrefix = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
   private final Vertx vertx;
   /** With metrics: the coordinator folds them and serves /metrics, Vert.x reports its own. */
@@ -51,27 +55,39 @@ final class FleetBench implements Target {
   private final Arena arena = Arena.ofShared();
   private final List<AutoCloseable> owned = new ArrayList<>();
   private EventPublisher router;
-  private long prefillEpoch;
-  private long decodeEpoch;
+  private long[] prefillEpochs;
+  private long[] decodeEpochs;
+  private TerminalReader reader;
+  /** How long the coordinator remembers an ended transfer; null: its default. */
+  private Duration keepEnded;
 
-  private FleetBench(String bootstrapServers, int pages, boolean metrics) {
+  private FleetBench(String bootstrapServers, int pages, int agents, boolean metrics) {
+    if (agents < 2 || agents % 2 != 0) {
+      throw new IllegalArgumentException("agents come in prefill/decode pairs: " + agents);
+    }
     this.bootstrapServers = bootstrapServers;
     this.pages = pages;
+    this.pairs = agents / 2;
     var registry = OpsMetrics.registry();
     this.vertx = metrics ? OpsMetrics.vertx(registry) : Vertx.vertx();
     this.ops = metrics ? new OpsServer(OpsOptions.loopback(0, ApiToken.resolve(null, java.util.Map.of())), registry) : null;
   }
 
   /**
-   * Starts the fleet and its terminal-event reader, and returns once a probe transfer has
-   * completed end to end.
+   * Starts the fleet of {@code agents} node agents and its terminal-event reader, and returns once
+   * a probe transfer of every pair has completed end to end.
    */
-  static FleetBench start(String bootstrapServers, int pages, Answers answers, boolean metrics) throws Exception {
-    var bench = new FleetBench(bootstrapServers, pages, metrics);
+  static FleetBench start(String bootstrapServers, int pages, int agents, Duration keepEnded, Answers answers,
+      boolean metrics) throws Exception {
+    var bench = new FleetBench(bootstrapServers, pages, agents, metrics);
+    bench.keepEnded = keepEnded;
     try {
       bench.startFleet();
-      var reader = bench.own(TerminalReader.start(bootstrapServers, bench.idPrefix, answers));
-      reader.awaitFirstCompletion(bench::send, Duration.ofSeconds(60));
+      bench.reader = bench.own(TerminalReader.start(bootstrapServers, bench.idPrefix, answers));
+      for (int pair = 0; pair < bench.pairs; pair++) {
+        int p = pair;
+        bench.reader.awaitFirstCompletion(id -> bench.sendFrom(p, id), -1 - p * PROBES, Duration.ofSeconds(60));
+      }
       return bench;
     } catch (Exception | Error e) {
       bench.close();
@@ -92,19 +108,49 @@ final class FleetBench implements Target {
     return "kvfleet";
   }
 
+  /** The source nodes, pair by pair: the keys of this fleet's transfer records. */
+  List<String> sources() {
+    return java.util.stream.IntStream.range(0, pairs).mapToObj(p -> prefill(p)).toList();
+  }
+
+  /** The encoded size of a dispatch as the coordinator wrote one in the probes. */
+  int dispatchedBytes() {
+    return reader.dispatchedBytes();
+  }
+
   @Override
   public void send(long id) {
-    var request = request(idPrefix + id, prefillEpoch, decodeEpoch, pages, id);
+    sendFrom((int) Math.floorMod(id, (long) pairs), id);
+  }
+
+  private void sendFrom(int pair, long id) {
+    var request = request(idPrefix + id, prefill(pair), prefillEpochs[pair], decode(pair), decodeEpochs[pair],
+        pages, id);
     router.publish(request, request.transferId());
+  }
+
+  private static String prefill(int pair) {
+    return "bench-prefill-" + pair;
+  }
+
+  private static String decode(int pair) {
+    return "bench-decode-" + pair;
   }
 
   private void startFleet() throws Exception {
     var clock = Clock.systemUTC();
     var coordinatorEvents = own(new EventPublisher(bootstrapServers, "bench-coordinator", AgentConfig.newEpoch(), clock));
     var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock);
+    if (keepEnded != null) {
+      coordinator.withKeepEnded(keepEnded);
+    }
     await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
-    prefillEpoch = startAgent(PREFILL, clock);
-    decodeEpoch = startAgent(DECODE, clock);
+    prefillEpochs = new long[pairs];
+    decodeEpochs = new long[pairs];
+    for (int pair = 0; pair < pairs; pair++) {
+      prefillEpochs[pair] = startAgent(prefill(pair), clock);
+      decodeEpochs[pair] = startAgent(decode(pair), clock);
+    }
     router = own(new EventPublisher(bootstrapServers, "bench-router", AgentConfig.newEpoch(), clock));
   }
 
@@ -122,14 +168,19 @@ final class FleetBench implements Target {
     return epoch;
   }
 
-  /** A WRITE of {@code pages} 4 KiB pages, one range each, from prefill to decode. */
+  /** A WRITE of {@code pages} 4 KiB pages, one range each, from the first pair's prefill to its decode. */
   static TransferRequested request(String transferId, long prefillEpoch, long decodeEpoch, int pages, long seed) {
+    return request(transferId, PREFILL, prefillEpoch, DECODE, decodeEpoch, pages, seed);
+  }
+
+  private static TransferRequested request(String transferId, String prefill, long prefillEpoch, String decode,
+      long decodeEpoch, int pages, long seed) {
     List<ByteRange> ranges = new ArrayList<>(pages);
     for (int i = 0; i < pages; i++) {
       long page = Math.floorMod(seed + i, REGION_PAGES);
       ranges.add(new ByteRange(page * PAGE, page * PAGE, PAGE));
     }
-    return new TransferRequested(transferId, PREFILL, prefillEpoch, REGION, DECODE, decodeEpoch, REGION,
+    return new TransferRequested(transferId, prefill, prefillEpoch, REGION, decode, decodeEpoch, REGION,
         TransferOp.WRITE, ranges, System.currentTimeMillis() + DEADLINE.toMillis(), true);
   }
 

@@ -1,13 +1,14 @@
 package io.kvfleet.control.bench;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One {@code bench fleet} run: starts ours and the raw round trip on one broker, then runs each
- * phase on ours and then on raw (never both at once): warm-up at the fixed rate, fixed rate,
- * saturation.
+ * One {@code bench fleet} run: starts ours, the raw round trip and the raw three-hop chain on one
+ * broker, then runs each phase on each in turn (never two at once): warm-up at the fixed rate,
+ * fixed rate, saturation.
  */
 public final class FleetVsKafka {
   /**
@@ -22,6 +23,8 @@ public final class FleetVsKafka {
   private final PrintStream progress;
   private long nextId;
   private boolean metrics;
+  private int agents = 2;
+  private Duration keepEnded;
 
   /** A run against {@code bootstrapServers} that prints a line as each phase starts. */
   public FleetVsKafka(String bootstrapServers, short replicationFactor, BenchSettings settings, PrintStream progress) {
@@ -37,29 +40,51 @@ public final class FleetVsKafka {
     return this;
   }
 
-  /** Runs every phase on both systems and returns the report. */
+  /** Runs our fleet with {@code count} node agents (prefill/decode pairs; default 2). */
+  public FleetVsKafka withAgents(int count) {
+    this.agents = count;
+    return this;
+  }
+
+  /** Has our coordinator forget an ended transfer after {@code window} of log time (null: its default). */
+  public FleetVsKafka withKeepEnded(Duration window) {
+    this.keepEnded = window;
+    return this;
+  }
+
+  /** Runs every phase on the three systems and returns the report. */
   public Report run() throws Exception {
-    var sizes = FleetBench.recordSizes(settings.pages());
     var oursMeter = new Meter();
     var rawMeter = new Meter();
-    progress.println("bench fleet: starting a coordinator and two node agents, metrics " + (metrics ? "on" : "off"));
-    try (var ours = FleetBench.start(bootstrapServers, settings.pages(), oursMeter, metrics);
-         var raw = KafkaRoundTrip.start(bootstrapServers, replicationFactor, sizes, rawMeter)) {
+    var chainMeter = new Meter();
+    progress.println("bench fleet: starting a coordinator and " + agents + " node agents, metrics " + (metrics ? "on" : "off"));
+    try (var ours = FleetBench.start(bootstrapServers, settings.pages(), agents, keepEnded, oursMeter, metrics);
+         var raw = KafkaChain.roundTrip(bootstrapServers, replicationFactor,
+             FleetBench.recordSizes(settings.pages()), ours.sources(), rawMeter);
+         var chain = KafkaChain.threeHops(bootstrapServers, replicationFactor,
+             FleetBench.recordSizes(settings.pages()).withDispatched(ours.dispatchedBytes()), ours.sources(),
+             chainMeter)) {
+      var sizes = FleetBench.recordSizes(settings.pages()).withDispatched(ours.dispatchedBytes());
+      var targets = List.<Target>of(ours, raw, chain);
+      var meters = List.of(oursMeter, rawMeter, chainMeter);
       var open = new LoadGenerator(settings.rate());
       var closed = new ClosedLoop(settings.window());
       List<PhaseResult> results = new ArrayList<>();
       if (!settings.warmup().isZero()) {
-        say(WARM_UP, ours, raw);
-        open.run(ours, oursMeter, ids(), settings.warmup(), settings.drain());
-        open.run(raw, rawMeter, ids(), settings.warmup(), settings.drain());
+        say(WARM_UP);
+        for (int i = 0; i < targets.size(); i++) {
+          open.run(targets.get(i), meters.get(i), ids(), settings.warmup(), settings.drain());
+        }
       }
-      say(settings.rate() + "/s", ours, raw);
-      results.add(open.run(ours, oursMeter, ids(), settings.duration(), settings.drain()));
-      results.add(open.run(raw, rawMeter, ids(), settings.duration(), settings.drain()));
-      say("saturation, window " + settings.window(), ours, raw);
-      results.add(closed.run(ours, oursMeter, ids(), settings.duration(), settings.drain()));
-      results.add(closed.run(raw, rawMeter, ids(), settings.duration(), settings.drain()));
-      return new Report(settings, sizes, results);
+      say(settings.rate() + "/s");
+      for (int i = 0; i < targets.size(); i++) {
+        results.add(open.run(targets.get(i), meters.get(i), ids(), settings.duration(), settings.drain()));
+      }
+      say("saturation, window " + settings.window());
+      for (int i = 0; i < targets.size(); i++) {
+        results.add(closed.run(targets.get(i), meters.get(i), ids(), settings.duration(), settings.drain()));
+      }
+      return new Report(settings, sizes, agents, results);
     }
   }
 
@@ -70,8 +95,10 @@ public final class FleetVsKafka {
     return first;
   }
 
-  private void say(String phase, Target ours, Target raw) {
+  private void say(String phase) {
     var length = phase.equals(WARM_UP) ? settings.warmup() : settings.duration();
-    progress.printf("bench fleet: %s: %s, then %s, %d s each%n", phase, ours.name(), raw.name(), length.toSeconds());
+    // The JVM's uptime, to find a phase in a compilation log written with -Xlog:...:uptime.
+    progress.printf("bench fleet: %s: kvfleet, then raw Kafka, then raw 3-hop, %d s each (JVM uptime %.1f s)%n", phase,
+        length.toSeconds(), java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
   }
 }

@@ -7,28 +7,37 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The result of a {@code bench fleet} run: per phase, ours and raw side by side with p50, p99,
- * p99.9, max, throughput and the ours/raw ratios, then the issue's targets and what limits ours.
+ * The result of a {@code bench fleet} run: per phase, ours, the raw round trip and the raw
+ * three-hop chain side by side with p50, p99, p99.9, max, throughput and the ratios, then the
+ * issue's targets (against the round trip) and what limits ours.
  */
 public final class Report {
-  /** Our p99 at the fixed rate may be at most this many times the raw round trip's. */
-  static final double P99_TARGET = 2.0;
-  /** Our saturation throughput must be at least this share of the raw round trip's. */
-  static final double THROUGHPUT_TARGET = 0.30;
+  /** Our p99 at the fixed rate may be at most this many times the raw round trip's (issue 19). */
+  static final double P99_TARGET = 1.5;
+  /** Our saturation throughput must be at least this share of the raw round trip's (issue 19). */
+  static final double THROUGHPUT_TARGET = 0.50;
+  /** Per phase: ours, the round trip, the three-hop chain. */
+  private static final int SYSTEMS = 3;
 
   private static final String ROW = "%-24s %-10s %9s %9s %9s %9s %11s  %s%n";
 
   private final BenchSettings settings;
   private final RecordSizes sizes;
+  private final int agents;
   private final List<PhaseResult> results;
 
-  /** {@code results} come in pairs, ours then raw, fixed rate first and saturation second. */
-  public Report(BenchSettings settings, RecordSizes sizes, List<PhaseResult> results) {
+  /**
+   * {@code results} come in threes, ours, the round trip, the three-hop chain, fixed rate first and
+   * saturation second.
+   */
+  public Report(BenchSettings settings, RecordSizes sizes, int agents, List<PhaseResult> results) {
     this.settings = requireNonNull(settings, "settings must not be null");
     this.sizes = requireNonNull(sizes, "sizes must not be null");
+    this.agents = agents;
     this.results = List.copyOf(requireNonNull(results, "results must not be null"));
-    if (this.results.size() != 4) {
-      throw new IllegalArgumentException("a report needs ours and raw for two phases: " + results.size() + " results");
+    if (this.results.size() != 2 * SYSTEMS) {
+      throw new IllegalArgumentException("a report needs ours, the round trip and the three-hop chain for two"
+          + " phases: " + results.size() + " results");
     }
   }
 
@@ -37,22 +46,24 @@ public final class Report {
     return results;
   }
 
-  /** Our p99 over raw's at the fixed rate. */
+  /** Our p99 over the round trip's at the fixed rate. */
   public double p99Ratio() {
     return results.get(0).millisAt(99) / results.get(1).millisAt(99);
   }
 
-  /** Our saturation throughput over raw's. */
+  /** Our saturation throughput over the round trip's. */
   public double throughputRatio() {
-    return results.get(2).throughput() / results.get(3).throughput();
+    return results.get(SYSTEMS).throughput() / results.get(SYSTEMS + 1).throughput();
   }
 
   /** The whole report as printed. */
   public String format() {
     var out = new StringBuilder();
     out.append(String.format(Locale.ROOT,
-        "records: key %d B, request %d B (%d page%s), terminal %d B; raw records padded to the same sizes%n%n",
-        sizes.key(), sizes.request(), settings.pages(), settings.pages() == 1 ? "" : "s", sizes.terminal()));
+        "%d node agents; records: key %d B, request %d B (%d page%s), dispatched %d B, terminal %d B;"
+            + " raw records padded to the same sizes%n%n",
+        agents, sizes.key(), sizes.request(), settings.pages(), settings.pages() == 1 ? "" : "s", sizes.dispatched(),
+        sizes.terminal()));
     out.append(table());
     out.append(System.lineSeparator()).append(cpu());
     out.append(System.lineSeparator()).append(targets()).append(System.lineSeparator());
@@ -60,28 +71,40 @@ public final class Report {
     return out.toString();
   }
 
-  /** The latency and throughput table with a ratio row per phase. */
+  /**
+   * The latency and throughput table with ratio rows per phase: ours over the round trip (the
+   * targets), ours over the three-hop chain (what is ours), the chain over the round trip (what the
+   * design's extra hop costs).
+   */
   String table() {
     var out = new StringBuilder(String.format(Locale.ROOT, ROW,
         "phase", "system", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "answers/s", "answered"));
-    for (int i = 0; i < results.size(); i += 2) {
+    for (int i = 0; i < results.size(); i += SYSTEMS) {
       var ours = results.get(i);
       var raw = results.get(i + 1);
-      out.append(row(ours.phase(), ours)).append(row("", raw));
-      out.append(String.format(Locale.ROOT, ROW, "", "ours/raw",
-          ratio(ours.millisAt(50), raw.millisAt(50)), ratio(ours.millisAt(99), raw.millisAt(99)),
-          ratio(ours.millisAt(99.9), raw.millisAt(99.9)), ratio(ours.millisAt(100), raw.millisAt(100)),
-          ratio(ours.throughput(), raw.throughput()), ""));
+      var chain = results.get(i + 2);
+      out.append(row(ours.phase(), ours)).append(row("", raw)).append(row("", chain));
+      out.append(ratioRow("ours/raw", ours, raw)).append(ratioRow("ours/3-hop", ours, chain))
+          .append(ratioRow("3-hop/raw", chain, raw));
     }
     return out.toString();
   }
 
-  /** Where this JVM's cores went in each phase, ours and raw. */
+  private static String ratioRow(String name, PhaseResult a, PhaseResult b) {
+    return String.format(Locale.ROOT, ROW, "", name,
+        ratio(a.millisAt(50), b.millisAt(50)), ratio(a.millisAt(99), b.millisAt(99)),
+        ratio(a.millisAt(99.9), b.millisAt(99.9)), ratio(a.millisAt(100), b.millisAt(100)),
+        ratio(a.throughput(), b.throughput()), "");
+  }
+
+  /** Where this JVM's cores went in each phase, per system, with its allocation per answer. */
   String cpu() {
-    var out = new StringBuilder("CPU and GC of this JVM while sending (jit: the JIT compilers; gc+other: time no thread accounts for):")
+    var out = new StringBuilder("CPU and GC of this JVM while sending (jit: the JIT compiler threads' CPU;"
+        + " gc+other: time no thread accounts for; compile time: the compilation bean's elapsed time):")
         .append(System.lineSeparator());
     for (var r : results) {
-      out.append(String.format(Locale.ROOT, "  %-24s %-10s %s%n", r.phase(), r.system(), r.cpu().format()));
+      out.append(String.format(Locale.ROOT, "  %-24s %-10s %s; %.1f KB per answer%n", r.phase(), r.system(),
+          r.cpu().format(), kilobytesPerAnswer(r)));
     }
     return out.toString();
   }
@@ -93,11 +116,13 @@ public final class Report {
   String targets() {
     double p99 = p99Ratio();
     double share = throughputRatio();
+    double chainP99 = results.get(0).millisAt(99) / results.get(2).millisAt(99);
+    double chainShare = results.get(SYSTEMS).throughput() / results.get(SYSTEMS + 2).throughput();
     return String.format(Locale.ROOT,
-        "target: p99 at %d/s within %.0fx of raw: %.3fx (%s)%n"
-            + "target: saturation throughput at least %.0f%% of raw: %.1f%% (%s)",
-        settings.rate(), P99_TARGET, p99, p99 <= P99_TARGET ? "met" : "NOT met",
-        THROUGHPUT_TARGET * 100, share * 100, share >= THROUGHPUT_TARGET ? "met" : "NOT met");
+        "target: p99 at %d/s within %.1fx of raw: %.3fx (%s); against the raw 3-hop chain %.3fx%n"
+            + "target: saturation throughput at least %.0f%% of raw: %.1f%% (%s); of the raw 3-hop chain %.1f%%",
+        settings.rate(), P99_TARGET, p99, p99 <= P99_TARGET ? "met" : "NOT met", chainP99,
+        THROUGHPUT_TARGET * 100, share * 100, share >= THROUGHPUT_TARGET ? "met" : "NOT met", chainShare * 100);
   }
 
   private static String row(String phase, PhaseResult r) {
@@ -122,8 +147,8 @@ public final class Report {
 
   /** What limits ours: the measured CPU cost per transfer at saturation, then the structural causes. */
   String limits() {
-    var ours = results.get(2);
-    var raw = results.get(3);
+    var ours = results.get(SYSTEMS);
+    var raw = results.get(SYSTEMS + 1);
     double oursMicros = microsPerAnswer(ours);
     double rawMicros = microsPerAnswer(raw);
     String top = ours.cpu().cores().entrySet().stream().limit(4)
@@ -157,7 +182,7 @@ public final class Report {
       - three Kafka hops on each transfer's critical path against the round trip's two: the router's
         TransferRequested, the coordinator's TransferDispatched (the order itself: the agent reads it
         from its partition once it is committed) and the agent's terminal event; each an acks=all
-        idempotent produce with linger.ms=1;
+        idempotent produce with linger.ms=1 (the raw 3-hop rows are that path with nothing of ours);
       - every record is a CloudEvents JSON document, decoded by every reader: the coordinator folds all
         three records of each transfer (its own dispatch included) and the outcome reader decodes all
         three to find the terminal one (no record header names the type, so it cannot skip any);

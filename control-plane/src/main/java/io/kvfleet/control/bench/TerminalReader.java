@@ -21,7 +21,11 @@ import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.EventType;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.kvfleet.events.codec.TypeHeader;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Deserializer;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -29,15 +33,19 @@ import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * Reads {@code kvfleet.transfers} as a router watching outcomes would, decoding every record, and
+ * Reads {@code kvfleet.transfers} as a router watching outcomes would, decoding the terminal records
+ * (the others it skips by their type header, unread), and
  * answers a bench request when its transfer's terminal event (completed, failed, rejected, timed
  * out) is read. Transfer ids are {@code <prefix><n>}; negative {@code n} are readiness probes.
+ * It also notes the size of the first dispatch it reads, for the raw three-hop reference.
  */
 final class TerminalReader implements AutoCloseable {
   private final String prefix;
   private final Target.Answers answers;
   private final LinkedBlockingQueue<Boolean> probes = new LinkedBlockingQueue<>();
   private TopicReader<Decoded> reader;
+  /** Bytes of the first dispatch of ours read, the size the raw three-hop chain gives its middle hop. */
+  private volatile int dispatchedBytes;
 
   private TerminalReader(String prefix, Target.Answers answers) {
     this.prefix = prefix;
@@ -49,7 +57,7 @@ final class TerminalReader implements AutoCloseable {
       throws InterruptedException {
     var terminals = new TerminalReader(prefix, answers);
     terminals.reader = TopicReader.start(bootstrapServers, "bench-terminals", Topics.TRANSFERS,
-        new EnvelopeDeserializer(), terminals::onRecord);
+        terminals.new TerminalsAndDispatches(), terminals::onRecord);
     return terminals;
   }
 
@@ -57,9 +65,9 @@ final class TerminalReader implements AutoCloseable {
    * Sends probe requests through {@code send} until one completes: the coordinator has then folded
    * both nodes' registrations and the whole path works.
    */
-  void awaitFirstCompletion(LongConsumer send, Duration limit) throws InterruptedException {
+  void awaitFirstCompletion(LongConsumer send, long firstProbe, Duration limit) throws InterruptedException {
     long end = System.nanoTime() + limit.toNanos();
-    for (long probe = -1; System.nanoTime() < end; probe--) {
+    for (long probe = firstProbe; System.nanoTime() < end; probe--) {
       send.accept(probe);
       Boolean ok = probes.poll(10, TimeUnit.SECONDS);
       if (Boolean.TRUE.equals(ok)) {
@@ -73,8 +81,11 @@ final class TerminalReader implements AutoCloseable {
 
   private void onRecord(ConsumerRecord<String, Decoded> record) {
     long now = System.nanoTime();
-    if (!(record.value() instanceof Decoded.Event e)) {
+    if (!(record.value() instanceof Decoded.Event e)) { // skipped by its header (null), or unreadable
       return;
+    }
+    if (dispatchedBytes == 0 && e.envelope().data() instanceof TransferDispatched) {
+      dispatchedBytes = record.serializedValueSize();
     }
     var outcome = outcome(e.envelope().data());
     String id = e.envelope().data().subject();
@@ -89,6 +100,11 @@ final class TerminalReader implements AutoCloseable {
     }
   }
 
+  /** The encoded size of a dispatch of ours as read from the log (0 before the first). */
+  int dispatchedBytes() {
+    return dispatchedBytes;
+  }
+
   private static Outcome outcome(FleetEvent event) {
     return switch (event) {
       case TransferCompleted _ -> Outcome.OK;
@@ -100,6 +116,34 @@ final class TerminalReader implements AutoCloseable {
   }
 
   private enum Outcome { OK, FAILED, NOT_TERMINAL }
+
+  /**
+   * Decodes what this reader needs: the terminal events, and dispatches until it has seen one (for
+   * its size); a record whose {@code ce_type} header names anything else comes back null unread, as
+   * a router watching outcomes would skip it. Records without the header are decoded.
+   */
+  private final class TerminalsAndDispatches implements Deserializer<Decoded> {
+    private final EnvelopeDeserializer decoder = new EnvelopeDeserializer();
+
+    @Override
+    public Decoded deserialize(String topic, byte[] data) {
+      return decoder.deserialize(topic, data);
+    }
+
+    @Override
+    public Decoded deserialize(String topic, Headers headers, byte[] data) {
+      var type = TypeHeader.of(headers);
+      if (type.isPresent() && !TERMINAL.contains(type.get())
+          && !(dispatchedBytes == 0 && type.get().equals(EventType.TRANSFER_DISPATCHED.wireName()))) {
+        return null;
+      }
+      return decoder.deserialize(topic, headers, data);
+    }
+  }
+
+  private static final java.util.Set<String> TERMINAL = java.util.Set.of(
+      EventType.TRANSFER_COMPLETED.wireName(), EventType.TRANSFER_FAILED.wireName(),
+      EventType.TRANSFER_REJECTED.wireName(), EventType.TRANSFER_TIMED_OUT.wireName());
 
   @Override
   public void close() {

@@ -44,6 +44,11 @@ final class UnreadableRequest {
    * does not decode, {@code verifier} trusts its bytes ({@link #verdict}).
    */
   static Optional<TransferRejected> answer(Decoded decoded, Verifier verifier) {
+    if (io.kvfleet.events.codec.TypeHeader.mismatched(decoded)) {
+      // Its document may be a router's genuine signed request under a header someone else wrote on a copy:
+      // dead-lettered, never answered, so a header can never end a transfer.
+      return Optional.empty();
+    }
     if (decoded instanceof Decoded.Malformed m && verifier.isOn() && !(verdict(verifier, m) instanceof Verdict.Trusted)) {
       return Optional.empty();
     }

@@ -33,6 +33,28 @@ class OrderLogTest {
     assertThat(reader.deserialize("kvfleet.transfers", null)).isNull();
   }
 
+  @Test
+  void skipsByTheTypeHeaderWithoutReadingTheBytes() {
+    var completed = new org.apache.kafka.common.header.internals.RecordHeaders()
+        .add("ce_type", "io.kvfleet.transfer.completed".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    var dispatch = new TransferDispatched("t-1", "prefill-0", "coordinator-0");
+
+    // A dispatch's bytes under a header that names another type are skipped unread, never run.
+    assertThat(reader.deserialize("kvfleet.transfers", completed, encode(dispatch))).isNull();
+  }
+
+  @Test
+  void refusesADispatchHeaderOverAnotherDocument() {
+    var dispatched = new org.apache.kafka.common.header.internals.RecordHeaders()
+        .add("ce_type", "io.kvfleet.transfer.dispatched".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    var read = reader.deserialize("kvfleet.transfers", dispatched,
+        encode(new TransferCompleted("t-1", "prefill-0", 1, 1, "host/memcpy", "")));
+
+    assertThat(read).isInstanceOfSatisfying(Decoded.Malformed.class,
+        m -> assertThat(m.reason()).startsWith("type header mismatch"));
+  }
+
   private byte[] encode(io.kvfleet.events.FleetEvent event) {
     return codec.encode(Envelope.of("coordinator-0", 1, 1, Instant.now(), "", event));
   }

@@ -40,6 +40,20 @@ class UnreadableRequestTest {
   }
 
   @Test
+  void aRequestUnderALyingTypeHeaderIsNeverAnswered() {
+    var request = new io.kvfleet.events.TransferRequested("t9", "prefill-0", 1, "kv", "decode-0", 1, "kv",
+        io.kvfleet.events.TransferOp.WRITE, java.util.List.of(new io.kvfleet.events.ByteRange(0, 0, 4096)),
+        Instant.now().plusSeconds(60).toEpochMilli(), false);
+    byte[] bytes = new EventCodec().encode(Envelope.of("router", 1, 1, Instant.EPOCH, "t9", request));
+    var lying = new org.apache.kafka.common.header.internals.RecordHeaders()
+        .add("ce_type", "io.kvfleet.transfer.completed".getBytes(StandardCharsets.UTF_8));
+    var decoded = new io.kvfleet.events.codec.EnvelopeDeserializer().deserialize("kvfleet.transfers", lying, bytes);
+
+    assertThat(decoded).isInstanceOf(Decoded.Malformed.class);
+    assertThat(UnreadableRequest.answer(decoded, io.kvfleet.events.trust.Verifier.off())).isEmpty();
+  }
+
+  @Test
   void nothingWithoutAReadableIdOrForAnotherType() {
     var noId = new OpaqueEvent("", "", "io.kvfleet.transfer.requested", 7, "{\"sourceNode\":\"prefill-0\"}");
     var other = new OpaqueEvent("", "", "io.kvfleet.transfer.teleported", 1, DATA);

@@ -2,11 +2,13 @@ package io.kvfleet.events.codec;
 
 import static java.util.Objects.requireNonNull;
 
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Kafka value deserializer. It never throws and never returns null, so one bad record cannot stop
- * a consumer: a tombstone or unreadable record comes back as {@link Decoded.Malformed}.
+ * a consumer: a tombstone or unreadable record comes back as {@link Decoded.Malformed}, and so does
+ * a record whose {@code ce_type} header names another type than its document ({@link TypeHeader}).
  */
 public final class EnvelopeDeserializer implements Deserializer<Decoded> {
   private final EventCodec codec;
@@ -32,5 +34,19 @@ public final class EnvelopeDeserializer implements Deserializer<Decoded> {
       // The codec is total by design; this keeps a consumer alive should a bug prove otherwise.
       return new Decoded.Malformed("unreadable record: " + e, data);
     }
+  }
+
+  /** As {@link #deserialize(String, byte[])}, refusing a record whose type header and document disagree. */
+  @Override
+  public Decoded deserialize(String topic, Headers headers, byte[] data) {
+    var decoded = deserialize(topic, data);
+    if (decoded instanceof Decoded.Event e) {
+      var header = TypeHeader.of(headers);
+      if (header.isPresent() && !header.get().equals(e.envelope().type())) {
+        return new Decoded.Malformed(TypeHeader.MISMATCH + ": ce_type says " + header.get()
+            + " but the document is " + e.envelope().type(), data);
+      }
+    }
+    return decoded;
   }
 }

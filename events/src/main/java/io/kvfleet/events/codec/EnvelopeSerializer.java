@@ -12,7 +12,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Kafka value serializer: one CloudEvents structured-mode document per record, marked with the
- * {@code content-type: application/cloudevents+json} header (the CloudEvents Kafka binding).
+ * {@code content-type: application/cloudevents+json} header (the CloudEvents Kafka binding) and
+ * the event's type in {@code ce_type} ({@link TypeHeader}), so readers can skip without parsing.
  */
 public final class EnvelopeSerializer implements Serializer<Envelope> {
   /** The record header that names the structured-mode content type. */
@@ -58,6 +59,7 @@ public final class EnvelopeSerializer implements Serializer<Envelope> {
     if (envelope != null && headers != null) {
       headers.remove(CONTENT_TYPE_HEADER);
       headers.add(CONTENT_TYPE_HEADER, CONTENT_TYPE.clone());
+      TypeHeader.set(headers, envelope);
     }
     return serialize(topic, envelope);
   }

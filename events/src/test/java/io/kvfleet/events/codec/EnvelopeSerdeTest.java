@@ -23,11 +23,42 @@ class EnvelopeSerdeTest {
 
     serializer.serialize("kvfleet.nodes", headers, JOINED);
 
-    Header[] contentTypes = headers.toArray();
+    Header[] contentTypes = java.util.stream.StreamSupport.stream(headers.headers("content-type").spliterator(), false)
+        .toArray(Header[]::new);
     assertThat(contentTypes).hasSize(1);
-    assertThat(contentTypes[0].key()).isEqualTo("content-type");
     assertThat(new String(contentTypes[0].value(), StandardCharsets.UTF_8))
         .isEqualTo("application/cloudevents+json");
+  }
+
+  @Test
+  void namesTheEventsTypeInTheCeTypeHeader() {
+    var headers = new RecordHeaders();
+    headers.add("ce_type", "io.kvfleet.transfer.completed".getBytes(StandardCharsets.UTF_8));
+
+    serializer.serialize("kvfleet.nodes", headers, JOINED);
+
+    assertThat(headers.headers("ce_type")).hasSize(1);
+    assertThat(TypeHeader.of(headers)).contains("io.kvfleet.peer.joined");
+  }
+
+  @Test
+  void refusesARecordWhoseTypeHeaderAndDocumentDisagree() {
+    var headers = new RecordHeaders();
+    byte[] bytes = serializer.serialize("kvfleet.nodes", headers, JOINED);
+    var lying = new RecordHeaders().add("ce_type", "io.kvfleet.peer.left".getBytes(StandardCharsets.UTF_8));
+
+    assertThat(deserializer.deserialize("kvfleet.nodes", headers, bytes)).isEqualTo(new Decoded.Event(JOINED));
+    assertThat(deserializer.deserialize("kvfleet.nodes", lying, bytes)).isInstanceOfSatisfying(Decoded.Malformed.class,
+        m -> assertThat(m.reason()).isEqualTo("type header mismatch: ce_type says io.kvfleet.peer.left but the"
+            + " document is io.kvfleet.peer.joined"));
+  }
+
+  @Test
+  void readsARecordWithoutTheTypeHeaderAsBefore() {
+    byte[] bytes = serializer.serialize("kvfleet.nodes", JOINED);
+
+    assertThat(deserializer.deserialize("kvfleet.nodes", new RecordHeaders(), bytes)).isEqualTo(new Decoded.Event(JOINED));
+    assertThat(TypeHeader.mayBe(new RecordHeaders(), "io.kvfleet.peer.left")).isTrue();
   }
 
   @Test
