@@ -161,16 +161,6 @@ abstract class BackendContract {
   }
 
   @Test
-  void anAbandonedBatchFailsLeaseUnprovenAndItsPeerIsNotUsedAgain() {
-    PendingTransfer pending = peer.post(Direction.WRITE, new TransferBatch().add(sourceRegion, 0, remote, 0, PAGE));
-    assertThat(pending.abandon("the lease lapsed")).isInstanceOfSatisfying(TransferResult.Failed.class, failed -> {
-      assertThat(failed.reason()).isEqualTo(TransferFailure.LEASE_UNPROVEN);
-      assertThat(failed.detail()).isEqualTo("the lease lapsed");
-    });
-    assertThat(peer.isUsable()).isFalse();
-  }
-
-  @Test
   void skipsANullAddressAndAZeroLength() {
     var expected = java.util.Map.of(RegionRequest.dram("null", 0, PAGE), RegistrationFailure.NULL_ADDRESS,
         RegionRequest.dram("empty", sourceMemory.address(), 0), RegistrationFailure.ZERO_LENGTH);
