@@ -18,8 +18,10 @@ import javax.security.auth.Subject;
  * one answers {@link Subject#current()} instead. It comes first on the class path (this module's
  * classes precede its libraries). vertx-infinispan 5.0.7 is built on Infinispan 14.0 (Infinispan 15
  * fixes this but breaks vertx-infinispan 5.0: vert-x3/vertx-infinispan#145, #146); delete this class
- * when the Vert.x stack moves to Infinispan 15. kvfleet turns Infinispan's authorization off, so
- * {@link #doPrivileged} trusts its callers.
+ * when the Vert.x stack moves to Infinispan 15. kvfleet configures no Infinispan authorization
+ * (none is on by default), and the cluster's caches hold only Vert.x's subscriptions, so
+ * {@link #doPrivileged} trusts its callers. {@code ShadowedSecurityTest} checks this class is the
+ * one loaded and the Infinispan version it stands in for.
  */
 public final class Security {
   private static final ThreadLocal<Boolean> PRIVILEGED = ThreadLocal.withInitial(() -> Boolean.FALSE);

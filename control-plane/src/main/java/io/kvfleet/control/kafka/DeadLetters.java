@@ -82,14 +82,20 @@ public final class DeadLetters implements AutoCloseable {
    */
   public void copyFromLog(String topic, int partition, long offset, String reason) {
     sender.execute(() -> {
-      var found = reread(new TopicPartition(topic, partition), offset);
+      ConsumerRecord<byte[], byte[]> found;
+      String missing = " (value not kept, and no longer in the log)";
+      try {
+        found = reread(new TopicPartition(topic, partition), offset);
+      } catch (RuntimeException e) { // Kafka away or refusing: copy what is known rather than nothing
+        found = null;
+        missing = " (value not kept, and reading it again failed: " + e + ")";
+      }
       if (found == null) {
-        LOG.warn("poison record {}-{}@{} is no longer in the log: its dead-letter copy has no value", topic,
-            partition, offset);
+        LOG.warn("poison record {}-{}@{}: its dead-letter copy has no value{}", topic, partition, offset, missing);
       }
       String key = found == null || found.key() == null ? null : new String(found.key(), StandardCharsets.UTF_8);
       producer.send(record(topic, partition, offset, key, found == null ? null : found.value(),
-          found == null ? reason + " (value not kept, and no longer in the log)" : reason));
+          found == null ? reason + missing : reason));
     });
   }
 

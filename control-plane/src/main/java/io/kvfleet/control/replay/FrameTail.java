@@ -119,6 +119,9 @@ final class FrameTail {
       } catch (IOException | RuntimeException e) {
         failure = e instanceof RuntimeException r ? r
             : KvfleetException.badInput("cannot read the export's frame at byte " + from.offset() + ": " + e.getMessage());
+      } catch (Error e) { // out of memory, say: the fold must not go on as if the frame had ended
+        failure = new IllegalStateException("reading the export's frame at byte " + from.offset() + " failed: " + e, e);
+        throw e;
       } finally {
         batches.add(END);
       }

@@ -3,6 +3,7 @@ package io.kvfleet.control.replay;
 import static java.util.Objects.requireNonNull;
 
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.TypeHeader;
 import io.kvfleet.events.codec.EventCodec;
 import io.kvfleet.events.replay.LogPosition;
 import io.kvfleet.events.replay.LogRecord;
@@ -56,7 +57,20 @@ public record StoredRecord(
 
   /** The record as replay reads it, its value decoded by {@code codec}. */
   public LogRecord decode(EventCodec codec) {
-    Decoded value = this.value == null ? new Decoded.Malformed("empty record", new byte[0]) : codec.decode(this.value);
+    Decoded value = this.value == null ? new Decoded.Malformed("empty record", new byte[0])
+        : TypeHeader.checked(codec.decode(this.value), typeHeader(), this.value);
     return new LogRecord(position(), Instant.ofEpochMilli(timestamp), keyText(), value);
+  }
+
+  /** The type its {@code ce_type} header names (the last one, as Kafka's lastHeader reads it), if any. */
+  private java.util.Optional<String> typeHeader() {
+    for (int i = headers.size() - 1; i >= 0; i--) {
+      var header = headers.get(i);
+      if (header.name().equals(TypeHeader.NAME)) {
+        return header.value() == null ? java.util.Optional.empty()
+            : java.util.Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+      }
+    }
+    return java.util.Optional.empty();
   }
 }

@@ -39,14 +39,6 @@ public final class EnvelopeDeserializer implements Deserializer<Decoded> {
   /** As {@link #deserialize(String, byte[])}, refusing a record whose type header and document disagree. */
   @Override
   public Decoded deserialize(String topic, Headers headers, byte[] data) {
-    var decoded = deserialize(topic, data);
-    if (decoded instanceof Decoded.Event e) {
-      var header = TypeHeader.of(headers);
-      if (header.isPresent() && !header.get().equals(e.envelope().type())) {
-        return new Decoded.Malformed(TypeHeader.MISMATCH + ": ce_type says " + header.get()
-            + " but the document is " + e.envelope().type(), data);
-      }
-    }
-    return decoded;
+    return TypeHeader.checked(deserialize(topic, data), TypeHeader.of(headers), data);
   }
 }

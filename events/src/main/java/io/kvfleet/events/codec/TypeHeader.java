@@ -43,6 +43,18 @@ public final class TypeHeader {
     return decoded instanceof Decoded.Malformed m && m.reason().startsWith(MISMATCH);
   }
 
+  /**
+   * {@code decoded}, or a refusal when {@code headerType} (the record's {@code ce_type}, if it had
+   * one) names another type than its document: every reader that folds refuses the same records.
+   */
+  public static Decoded checked(Decoded decoded, Optional<String> headerType, byte[] data) {
+    if (decoded instanceof Decoded.Event e && headerType.isPresent() && !headerType.get().equals(e.envelope().type())) {
+      return new Decoded.Malformed(MISMATCH + ": ce_type says " + headerType.get() + " but the document is "
+          + e.envelope().type(), data);
+    }
+    return decoded;
+  }
+
   /** Whether the record's header names {@code wireType}, or the record has no header to tell. */
   public static boolean mayBe(Headers headers, String wireType) {
     return of(headers).map(wireType::equals).orElse(true);

@@ -72,8 +72,10 @@ public final class FleetState {
    * How many incarnations (epochs) of each producer a forgetting fold keeps the sequence numbers
    * of: the newest. An event of an older incarnation is not folded and is recorded as a violation
    * (that incarnation was fenced long ago), so no writer grows the fold by writing under ever new epochs.
+   * Far more than a node rejoins while a coordinator catches up (it reads the topics at their own
+   * speeds, so one topic can show a node's newer epochs before the other's older records come).
    */
-  public static final int KEPT_EPOCHS = 8;
+  public static final int KEPT_EPOCHS = 256;
 
   private final Peers peers = new Peers();
   private final Regions regions;
