@@ -46,23 +46,25 @@ final class ExplainCommand implements Callable<Integer> {
       + "(default: keep every transfer)")
   java.time.Duration keepEnded;
 
-  @Option(names = "--no-snapshots", description = "With --until on an export: fold from its start even if snapshots "
-      + "beside it (export --snapshots-every) would let the replay start later")
-  boolean noSnapshots;
+  @Option(names = "--from-snapshots", description = "With --until on an export: start from the newest snapshot beside "
+      + "it (export --snapshots-every) instead of its start; faster, but the steps hold only events after the snapshot, "
+      + "so a subject whose history began before it is not explained whole")
+  boolean fromSnapshots;
 
   /**
-   * The replay behind the explanation: from the newest usable snapshot beside an export when there
-   * is an --until (the rule {@code replay --until} follows, {@link TimeTravel}), else from the start.
-   * From a snapshot the history holds only the records after it, and the text says so.
+   * The replay behind the explanation: from the start, or, asked to ({@code --from-snapshots}), from
+   * the newest usable snapshot beside an export (the rule {@code replay --until} follows,
+   * {@link TimeTravel}). Not by default: from a snapshot the history holds only the records after
+   * it, so a transfer requested before it would read as never requested; the text says so.
    */
   private io.kvfleet.events.replay.ReplayResult replay(ReplayOptions options) {
-    if (from.file != null && until != null && !noSnapshots
+    if (from.file != null && until != null && fromSnapshots
         && java.nio.file.Files.isDirectory(ExportSnapshots.dirOf(from.file))) {
       var travel = TimeTravel.replay(from.file, options, java.util.Optional.ofNullable(keepEnded), !json);
       if (!json) {
         travel.start().skipped().forEach(s -> System.out.println("snapshot skipped: " + s));
         travel.start().snapshot().ifPresent(s -> System.out.printf("Started from snapshot %s (the state after the "
-            + "export's first %,d records): events before it are not among the steps; --no-snapshots lists them%n",
+            + "export's first %,d records): events before it are not among the steps; without --from-snapshots they are%n",
             s.file(), s.header().records()));
       }
       return travel.replay();

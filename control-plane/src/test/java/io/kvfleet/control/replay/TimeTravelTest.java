@@ -118,14 +118,29 @@ class TimeTravelTest {
     String[] args = {"explain", "transfer", id, "--file", export.toString(), "--until", until.toString(),
         "--keep-ended", "3s"};
 
-    var travelled = Cli.run(args);
-    var fromSnapshotJson = Cli.run(append(args, "--json"));
-    var fromStartJson = Cli.run(append(args, "--json", "--no-snapshots"));
+    var travelled = Cli.run(append(args, "--from-snapshots"));
+    var fromSnapshotJson = Cli.run(append(args, "--json", "--from-snapshots"));
+    var fromStartJson = Cli.run(append(args, "--json"));
 
     assertThat(travelled.exitCode()).isZero();
     assertThat(travelled.out()).contains("Started from snapshot").contains("at-00000000000000010000.kvsnap")
         .contains("Transfer " + id + " completed");
     assertThat(fromSnapshotJson.out()).isEqualTo(fromStartJson.out()).contains(id);
+  }
+
+  @Test
+  void explainsATransferRequestedBeforeTheNewestSnapshotWholeByDefault() {
+    var until = START.plusMillis(12_345);
+    String id = replayFromTheStart(new Until.AtTime(until), KEEP).state().transfers().stream()
+        .filter(t -> t.status() == io.kvfleet.events.state.TransferStatus.COMPLETED)
+        .filter(t -> t.requestedAt().isAfter(START.plusMillis(9_500)) && t.requestedAt().isBefore(START.plusMillis(9_900)))
+        .findFirst().orElseThrow().transferId(); // requested before the snapshot after 10,000 records, still held at T
+
+    var explained = Cli.run("explain", "transfer", id, "--file", export.toString(), "--until", until.toString(),
+        "--keep-ended", "3s");
+
+    assertThat(explained.exitCode()).as(explained.out()).isZero();
+    assertThat(explained.out()).doesNotContain("Started from snapshot").contains("Transfer " + id);
   }
 
   private static String[] append(String[] args, String... more) {
