@@ -8,14 +8,17 @@ import java.net.ServerSocket;
 public final class FreePorts {
   private FreePorts() {}
 
-  /** The first of {@link ClusteredVertx#PORT_COUNT} consecutive ports free on loopback. */
+  /**
+   * The first of {@link ClusteredVertx#PORT_COUNT} consecutive ports free on loopback, below the
+   * kernel's ephemeral range: a port in that range that is free now can be taken by any outgoing
+   * connection (another test's, another fleet's) before the member binds it.
+   */
   public static int clusterBase() throws IOException {
+    int below = ephemeralLow();
+    var random = java.util.concurrent.ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 100; attempt++) {
-      int base;
-      try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        base = socket.getLocalPort();
-      }
-      if (base + ClusteredVertx.PORT_COUNT <= 65535 && allFree(base)) {
+      int base = random.nextInt(10_000, below - ClusteredVertx.PORT_COUNT);
+      if (allFree(base)) {
         return base;
       }
     }
@@ -25,6 +28,17 @@ public final class FreePorts {
   /** {@code host:first-last} for a fleet whose members bind from {@code base}. */
   public static String members(int base) {
     return "127.0.0.1:" + base + "-" + (base + ClusteredVertx.PORT_COUNT - 1);
+  }
+
+  /** The lowest port the kernel hands out to outgoing connections (Linux's default when it cannot say). */
+  private static int ephemeralLow() {
+    try {
+      String range = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+      int low = Integer.parseInt(range.trim().split("\\s+")[0]);
+      return low > 10_000 + 10 * ClusteredVertx.PORT_COUNT ? low : 32_768;
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
+    }
   }
 
   private static boolean allFree(int base) {
