@@ -2,7 +2,6 @@ package io.kvfleet.control.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
@@ -30,12 +29,11 @@ class ClusterIsolationIT {
     List<String> members = List.of(FreePorts.members(base));
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     long start = System.nanoTime();
-    List<Future<Vertx>> joins = new ArrayList<>();
+    // One after another, as a fleet's processes start: four members of one JVM binding the same ten
+    // ports at the same instant ran out of them (JGroups' "No available port to bind to in range").
     for (String name : List.of("it-a-" + suffix, "it-a-" + suffix, "it-b-" + suffix, "it-b-" + suffix)) {
-      joins.add(ClusteredVertx.join(name, "127.0.0.1", base, members));
-    }
-    for (var join : joins) {
-      ALL.add(join.toCompletionStage().toCompletableFuture().get(180, TimeUnit.SECONDS));
+      ALL.add(ClusteredVertx.join(name, "127.0.0.1", base, members).toCompletionStage().toCompletableFuture()
+          .get(180, TimeUnit.SECONDS));
     }
     System.out.printf("ClusterIsolationIT: four members joined two clusters in %d ms%n",
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
