@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An HTTP server that closes a connection silent for a while, so a client that stops half way
- * through its request (slowloris) is not held for ever. Vert.x's default options never close one,
- * and the token check runs only once the headers are complete.
+ * through its request is not held for ever. Vert.x's default options never close one, and the
+ * token check runs only once the headers are complete. A client that drips a byte within every
+ * idle period still holds its connection: nothing here caps connections or a request's whole time.
  */
 public final class HttpLimits {
   private HttpLimits() {}

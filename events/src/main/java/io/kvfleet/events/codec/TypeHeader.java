@@ -54,9 +54,4 @@ public final class TypeHeader {
     }
     return decoded;
   }
-
-  /** Whether the record's header names {@code wireType}, or the record has no header to tell. */
-  public static boolean mayBe(Headers headers, String wireType) {
-    return of(headers).map(wireType::equals).orElse(true);
-  }
 }

@@ -58,7 +58,6 @@ class EnvelopeSerdeTest {
     byte[] bytes = serializer.serialize("kvfleet.nodes", JOINED);
 
     assertThat(deserializer.deserialize("kvfleet.nodes", new RecordHeaders(), bytes)).isEqualTo(new Decoded.Event(JOINED));
-    assertThat(TypeHeader.mayBe(new RecordHeaders(), "io.kvfleet.peer.left")).isTrue();
   }
 
   @Test
