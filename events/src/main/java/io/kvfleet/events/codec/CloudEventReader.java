@@ -70,6 +70,9 @@ final class CloudEventReader {
       throw new Malformation("not JSON: " + EventData.firstLine(e.getOriginalMessage()));
     } catch (IOException e) {
       throw new Malformation("not JSON: " + e.getMessage());
+    } catch (NumberFormatException e) {
+      // Valid JSON, but a number no BigDecimal holds (an exponent past 32 bits): Jackson throws this raw.
+      throw new Malformation("a number out of range: " + EventData.firstLine(e.getMessage()));
     }
     if (root == null || root.isMissingNode()) {
       throw new Malformation("not JSON: no content");

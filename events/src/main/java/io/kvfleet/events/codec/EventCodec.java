@@ -41,6 +41,10 @@ public final class EventCodec {
       return new Decoded.Event(reader.read(raw), raw);
     } catch (Malformation m) {
       return new Decoded.Malformed(m.getMessage(), raw);
+    } catch (RuntimeException e) {
+      // Every known malformation is named above; this keeps "never throws" should a parser surprise us,
+      // since replays, exports and 'tail' call this directly, without the deserializer's guard.
+      return new Decoded.Malformed("unreadable: " + e, raw);
     }
   }
 

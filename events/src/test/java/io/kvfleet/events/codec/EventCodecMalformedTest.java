@@ -135,6 +135,19 @@ class EventCodecMalformedTest {
   }
 
   @Test
+  void callsANumberNoDecimalHoldsOutOfRangeInsteadOfThrowing() {
+    // Found by StreamingReaderTest's byte flips: one byte of a timed-out event's deadline turned to 'E'.
+    String written = new String(CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_TIMED_OUT))),
+        StandardCharsets.UTF_8);
+    String deadline = "\"deadlineMillis\":";
+    int at = written.indexOf(deadline) + deadline.length();
+    String flipped = written.substring(0, at + 1) + "E" + written.substring(at + 2);
+
+    assertReason(flipped.getBytes(StandardCharsets.UTF_8), "a number out of range: ");
+    assertReason("{\"x\":1E48779230000}".getBytes(StandardCharsets.UTF_8), "a number out of range: ");
+  }
+
+  @Test
   void callsAnEmptyRecordEmpty() {
     assertReason(new byte[0], "empty record");
     assertReason(null, "empty record");
