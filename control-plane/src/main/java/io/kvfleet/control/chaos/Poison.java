@@ -77,7 +77,11 @@ final class Poison {
             "{\"transferId\": \"poison-" + round + "-unknown\", \"sourceNode\": \"" + node + "\"}")),
         record(Topics.NODES, node, document("io.kvfleet.peer.hibernated", 1, node, "{\"nodeId\": \"" + node + "\"}")),
         record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.requested", 99, future,
-            "{\"transferId\": \"" + future + "\", \"sourceNode\": \"" + node + "\", \"teleport\": true}")));
+            "{\"transferId\": \"" + future + "\", \"sourceNode\": \"" + node + "\", \"teleport\": true}")),
+        // Valid JSON whose number no BigDecimal holds: once the codec threw on it, and the replay died.
+        record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.timed_out", 1, "poison-" + round + "-number",
+            "{\"transferId\": \"poison-" + round + "-number\", \"sourceNode\": \"" + node
+                + "\", \"deadlineMillis\": 1E48779230000}")));
     var positions = new ArrayList<String>();
     try (var producer = producer(bootstrap)) {
       for (var r : records) {
