@@ -155,7 +155,7 @@ public final class ExportReader implements AutoCloseable {
     long timestamp = -1;
     byte[] key = null;
     byte[] value = null;
-    List<StoredRecord.Header> headers = List.of();
+    List<StoredRecord.Header> headers = new ArrayList<>();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken token = p.nextToken();
@@ -260,7 +260,7 @@ public final class ExportReader implements AutoCloseable {
       }
       headers.add(new StoredRecord.Header(name == null ? "" : name, value));
     }
-    return List.copyOf(headers); // immutable already: the record keeps it without copying it again
+    return headers;
   }
 
   @Override

@@ -5,6 +5,7 @@ import static io.kvfleet.events.codec.CloudEvents.*;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.kvfleet.events.Envelope;
@@ -28,9 +29,11 @@ final class StreamingReader {
   private final ObjectMapper mapper;
   private final Map<EventType, ObjectReader> readers = new EnumMap<>(EventType.class);
   private final Timestamps timestamps = new Timestamps();
+  private final ObjectReader trees;
 
   StreamingReader(ObjectMapper mapper) {
     this.mapper = mapper;
+    this.trees = mapper.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     for (EventType type : EventType.values()) {
       // The data is one value inside the document: what follows it is the envelope's, not trailing.
       readers.put(type, mapper.readerFor(type.javaType())
@@ -119,10 +122,9 @@ final class StreamingReader {
       return null;
     }
     if (version < known.get().schemaVersion()) {
-      // Streamed too: the fields later versions added get their defaults, without a tree.
-      try (JsonParser upgraded = OlderVersions.upgrading(known.get(), p)) {
-        return readers.get(known.get()).readValue(upgraded);
-      }
+      // Only this event's data as a tree: the fields later versions added get their defaults.
+      JsonNode older = trees.readValue(p);
+      return mapper.treeToValue(OlderVersions.upgrade(known.get(), version, older), known.get().javaType());
     }
     return readers.get(known.get()).readValue(p);
   }
