@@ -16,7 +16,8 @@ import java.util.Set;
  * @param progress how the engine serves peers that write into it (see {@link Progress})
  * @param peerFailureDetection ask UCX for UCP_ERR_HANDLING_MODE_PEER, so a dead peer fails a batch
  *     at once; UCX then uses only transports with a peer-failure handler (TCP here, not shared
- *     memory), so it is off by default and the transfer deadline bounds every wait instead
+ *     memory), so it is off by default and the transfer deadline bounds every wait instead; on
+ *     the default transports (no tcp) the endpoint falls back to no peer-failure handling
  * @param transferDeadline how long {@link PendingTransfer#await()} waits for a batch
  * @param ucxNetDevices UCX_NET_DEVICES for this engine's UCX context (e.g. {@code lo}, so UCX's TCP
  *     transport listens on loopback only); empty keeps UCX's default, every device (or the process

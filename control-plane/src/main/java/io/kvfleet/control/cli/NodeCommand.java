@@ -62,11 +62,7 @@ final class NodeCommand implements Callable<Integer> {
       System.err.println("kvfleet: WARNING: orders are NOT authenticated (node " + nodeId + " has no --trust: it"
           + " runs any order the log says was dispatched to it, whoever wrote it to Kafka; see docs/SECURITY.md)");
     }
-    if (ucxAllowTcp) {
-      System.err.println("kvfleet: WARNING: UCX's tcp transport is ON (node " + nodeId + ", --ucx-allow-tcp): any"
-          + " process that reaches this node's UCX TCP port can write and read ANY address of this process, no"
-          + " record, key or grant needed; firewall it to fleet members (see docs/SECURITY.md, F0)");
-    }
+    UcxTcpWarning.line(nodeId, ucxAllowTcp).ifPresent(System.err::println);
     Path tokenFile = apiTokenFile != null ? apiTokenFile : TokenFile.defaultPath(nodeId);
     var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();

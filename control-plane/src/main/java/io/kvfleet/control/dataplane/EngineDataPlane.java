@@ -213,7 +213,7 @@ public final class EngineDataPlane implements DataPlane {
     } catch (RuntimeException e) {
       // e.g. cuda IPC to another host: the staged path reaches it when both ends offer it
       return stageable ? staged(order, local, landings)
-          : failed(request, connectReason(e), String.valueOf(e.getMessage()));
+          : failed(request, reasonOf(e), String.valueOf(e.getMessage()));
     }
     try {
       RemoteRegion remote = sending.remote(peer, order.destinationKeys().get(backend.get()));
@@ -234,7 +234,7 @@ public final class EngineDataPlane implements DataPlane {
             f.reason().name(), f.nativeCode(), f.detail() + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
       };
     } catch (RuntimeException e) {
-      return failed(request, connectReason(e), String.valueOf(e.getMessage()));
+      return failed(request, reasonOf(e), String.valueOf(e.getMessage()));
     }
   }
 
@@ -247,7 +247,7 @@ public final class EngineDataPlane implements DataPlane {
   }
 
   /** The reason code of a connect or batch that threw: the engine's own when it has one (NO_COMMON_TRANSPORT), else TRANSPORT_ERROR. */
-  static String connectReason(RuntimeException e) {
+  static String reasonOf(RuntimeException e) {
     return e instanceof EngineException engine
         ? engine.transferFailure().map(Enum::name).orElse(ReasonCodes.TRANSPORT_ERROR)
         : ReasonCodes.TRANSPORT_ERROR;
