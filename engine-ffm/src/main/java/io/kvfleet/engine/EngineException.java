@@ -11,16 +11,28 @@ import java.util.Optional;
 public final class EngineException extends RuntimeException {
   private final long nativeCode;
   private final transient Diagnosis diagnosis;
+  private final TransferFailure transferFailure;
 
   private EngineException(String message, long nativeCode, Diagnosis diagnosis, Throwable cause) {
+    this(message, nativeCode, diagnosis, cause, null);
+  }
+
+  private EngineException(String message, long nativeCode, Diagnosis diagnosis, Throwable cause,
+      TransferFailure transferFailure) {
     super(message, cause);
     this.nativeCode = nativeCode;
     this.diagnosis = diagnosis;
+    this.transferFailure = transferFailure;
   }
 
   /** The native status or errno behind this failure, 0 when none. */
   public long nativeCode() {
     return nativeCode;
+  }
+
+  /** The reason a transfer through this failure fails, when it has one (a peer no transport reaches). */
+  public Optional<TransferFailure> transferFailure() {
+    return Optional.ofNullable(transferFailure);
   }
 
   /** The registration taxonomy's view of this failure, when it has one (allocation failures). */
@@ -46,6 +58,23 @@ public final class EngineException extends RuntimeException {
     String nativePart = code == 0 ? "" : " [native " + code + ": " + nativeMessage + "]";
     return new EngineException(
         "cannot connect through " + backend + ": " + detail + nativePart, code, null, null);
+  }
+
+  /**
+   * The peer's worker offers no transport this engine may use (e.g. tcp only, where tcp is off):
+   * every transfer to it fails {@link TransferFailure#NO_COMMON_TRANSPORT}.
+   */
+  public static EngineException noCommonTransport(
+      String backend, String detail, long code, String nativeMessage) {
+    return new EngineException("cannot connect through " + backend + ": " + detail + " [native " + code + ": "
+        + nativeMessage + "]", code, null, null, TransferFailure.NO_COMMON_TRANSPORT);
+  }
+
+  /** UCX was asked for tcp (by {@code where}) without the operator's opt-in. */
+  public static EngineException tcpNotAllowed(String where) {
+    return new EngineException(where + " lets UCX use tcp, which serves RMA to any process that reaches this"
+        + " node's TCP port (any address of this process, unchecked by UCX 1.13); allow it on purpose with"
+        + " --ucx-allow-tcp (EngineConfig.withUcxAllowTcp), or leave tcp out (docs/SECURITY.md, F0)", 0, null, null);
   }
 
   /** A peer's remote key could not be imported. */

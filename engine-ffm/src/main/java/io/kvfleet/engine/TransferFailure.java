@@ -24,5 +24,11 @@ public enum TransferFailure {
    * The peer is gone (endpoint timeout, connection reset, process exited) or its connection is
    * closed or broken; {@link Peer#isUsable()} turns false, reconnect to go on.
    */
-  PEER_LOST
+  PEER_LOST,
+  /**
+   * The peer's worker offers no transport this engine may use: e.g. it is on another host, or
+   * offers only tcp, and this engine's UCX runs without tcp (the default; {@code --ucx-allow-tcp}
+   * on both ends turns it on). Nothing was moved; reconnecting does not help.
+   */
+  NO_COMMON_TRANSPORT
 }

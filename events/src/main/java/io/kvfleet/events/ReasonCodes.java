@@ -41,6 +41,11 @@ public final class ReasonCodes {
   /** A peer the transfer needed shut down cleanly while it was in flight. */
   public static final String PEER_LEFT = "PEER_LEFT";
   public static final String TRANSPORT_ERROR = "TRANSPORT_ERROR";
+  /**
+   * The destination's UCX worker offers no transport the source's UCX may use (another host, or tcp only, where tcp
+   * is off: {@code --ucx-allow-tcp}); nothing was moved.
+   */
+  public static final String NO_COMMON_TRANSPORT = "NO_COMMON_TRANSPORT";
   /** No grant of the destination's agent covers the remote region (forged, revoked or shrunk): nothing was moved through it. */
   public static final String NO_GRANT = "NO_GRANT";
   /**

@@ -42,6 +42,12 @@ final class NodeCommand implements Callable<Integer> {
       + " e.g. mlx5_0:1,eth1); default: the loopback device when the cluster host is loopback, else UCX's own (every device)")
   String ucxNetDevices;
 
+  @Option(names = "--ucx-allow-tcp", defaultValue = "${env:KVFLEET_UCX_ALLOW_TCP:-false}", description = "Let UCX use"
+      + " tcp (needed for UCX between hosts without RDMA). UCX 1.13 serves RMA over tcp at ANY address of this process"
+      + " to whoever reaches its port, so only where nobody but fleet members can (docs/SECURITY.md, F0)"
+      + " (default: off, shared memory only; env KVFLEET_UCX_ALLOW_TCP)")
+  boolean ucxAllowTcp;
+
   @Option(names = "--policy", defaultValue = "FALLBACK_STAGED",
       description = "When a component cannot be registered: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
   RegistrationPolicy policy;
@@ -56,6 +62,7 @@ final class NodeCommand implements Callable<Integer> {
       System.err.println("kvfleet: WARNING: orders are NOT authenticated (node " + nodeId + " has no --trust: it"
           + " runs any order the log says was dispatched to it, whoever wrote it to Kafka; see docs/SECURITY.md)");
     }
+    UcxTcpWarning.line(nodeId, ucxAllowTcp).ifPresent(System.err::println);
     Path tokenFile = apiTokenFile != null ? apiTokenFile : TokenFile.defaultPath(nodeId);
     var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();
@@ -73,7 +80,7 @@ final class NodeCommand implements Callable<Integer> {
       return new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
           EventPublisher.DEFAULT_CAPACITY, signing.key()).warm(Topics.NODES, Topics.TRANSFERS);
     }, EventPublisher::close);
-    var probing = steps.begin("engine-probe", () -> EngineDataPlane.open(nodeId, devices), EngineDataPlane::close);
+    var probing = steps.begin("engine-probe", () -> EngineDataPlane.open(nodeId, devices, ucxAllowTcp), EngineDataPlane::close);
     EventPublisher events;
     EngineDataPlane dataPlane;
     Vertx vertx;

@@ -71,7 +71,13 @@ public final class EngineDataPlane implements DataPlane {
 
   /** {@link #open(String)}, UCX limited to the network devices {@code ucxNetDevices} (UCX_NET_DEVICES; empty: all). */
   public static EngineDataPlane open(String name, String ucxNetDevices) {
-    return new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(name).withUcxNetDevices(ucxNetDevices)));
+    return open(name, ucxNetDevices, false);
+  }
+
+  /** {@link #open(String, String)}, with UCX's tcp transport when {@code ucxAllowTcp} (docs/SECURITY.md, F0). */
+  public static EngineDataPlane open(String name, String ucxNetDevices, boolean ucxAllowTcp) {
+    return new EngineDataPlane(Engine.open(EngineConfig.defaults().withName(name).withUcxNetDevices(ucxNetDevices)
+        .withUcxAllowTcp(ucxAllowTcp)));
   }
 
   /** A data plane staging VRAM with {@code staging}. */
@@ -207,7 +213,7 @@ public final class EngineDataPlane implements DataPlane {
     } catch (RuntimeException e) {
       // e.g. cuda IPC to another host: the staged path reaches it when both ends offer it
       return stageable ? staged(order, local, landings)
-          : failed(request, ReasonCodes.TRANSPORT_ERROR, String.valueOf(e.getMessage()));
+          : failed(request, reasonOf(e), String.valueOf(e.getMessage()));
     }
     try {
       RemoteRegion remote = sending.remote(peer, order.destinationKeys().get(backend.get()));
@@ -228,7 +234,7 @@ public final class EngineDataPlane implements DataPlane {
             f.reason().name(), f.nativeCode(), f.detail() + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
       };
     } catch (RuntimeException e) {
-      return failed(request, ReasonCodes.TRANSPORT_ERROR, String.valueOf(e.getMessage()));
+      return failed(request, reasonOf(e), String.valueOf(e.getMessage()));
     }
   }
 
@@ -238,6 +244,13 @@ public final class EngineDataPlane implements DataPlane {
     } catch (RuntimeException e) {
       return failed(order.request(), ReasonCodes.TRANSPORT_ERROR, "staged path: " + e.getMessage());
     }
+  }
+
+  /** The reason code of a connect or batch that threw: the engine's own when it has one (NO_COMMON_TRANSPORT), else TRANSPORT_ERROR. */
+  static String reasonOf(RuntimeException e) {
+    return e instanceof EngineException engine
+        ? engine.transferFailure().map(Enum::name).orElse(ReasonCodes.TRANSPORT_ERROR)
+        : ReasonCodes.TRANSPORT_ERROR;
   }
 
   /** The live registrations of {@code regionId} by backend, as the engine holds them. */

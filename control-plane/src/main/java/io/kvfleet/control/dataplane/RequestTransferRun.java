@@ -99,7 +99,7 @@ final class RequestTransferRun {
             + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
       };
     } catch (RuntimeException e) {
-      return failed(request, ReasonCodes.TRANSPORT_ERROR, 0, "the " + batch.backend() + " batch of parts "
+      return failed(request, EngineDataPlane.reasonOf(e), 0, "the " + batch.backend() + " batch of parts "
           + names(batch.parts()) + " failed: " + e.getMessage());
     }
   }

@@ -14,6 +14,7 @@ import io.kvfleet.engine.spi.BackendAllocation;
 import io.kvfleet.engine.spi.BackendPeer;
 import io.kvfleet.engine.spi.RegisterResult;
 import io.kvfleet.engine.ucx.internal.Ucp;
+import io.kvfleet.engine.ucx.internal.UcsStatus;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Optional;
@@ -64,7 +65,8 @@ final class UcxBackend implements Backend {
   /** Opens a context and its two workers; closes what it made if a step fails. */
   static UcxBackend open(EngineConfig config) {
     boolean wakeup = config.progress() == EngineConfig.Progress.EVENT;
-    String tls = UcxTransports.chosen(config.ucxTransports(), System.getenv("UCX_TLS"));
+    String tls = UcxTransports.chosen(config.ucxTransports(), System.getenv("UCX_TLS"),
+        config.ucxAllowTcp());
     UcpContext context = UcpContext.create(config.name(), tls, config.ucxNetDevices(), wakeup);
     UcpWorker target = null;
     UcpWorker initiator = null;
@@ -174,7 +176,19 @@ final class UcxBackend implements Backend {
 
   @Override
   public BackendPeer connect(byte[] remoteAddress) {
-    return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection, answers, queries);
+    try {
+      return UcxPeer.connect(initiator, initiatorLock, remoteAddress, peerFailureDetection, answers, queries);
+    } catch (EngineException e) {
+      if (e.nativeCode() != UcsStatus.ERR_UNREACHABLE) {
+        throw e;
+      }
+      // UCX found no lane to the worker: say which transports this side has and how to get tcp back
+      throw EngineException.noCommonTransport(NAME, "the peer's UCX worker offers none of this engine's"
+          + " transports (" + String.join(", ", capability.transports())
+          + (capability.tls().isEmpty() ? "" : "; UCX_TLS=" + capability.tls()) + "): a peer on another"
+          + " host, or one that offers only tcp, is reached only with tcp allowed on both nodes"
+          + " (--ucx-allow-tcp; docs/SECURITY.md, F0)", e.nativeCode(), UcsStatus.describe((int) e.nativeCode()));
+    }
   }
 
   /** Stops the progress thread, destroys both workers, then the context. */
