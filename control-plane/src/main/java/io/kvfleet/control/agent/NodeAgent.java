@@ -153,7 +153,8 @@ public final class NodeAgent extends VerticleBase {
       orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
-          : HttpLimits.server(vertx, API_IDLE_SECONDS, AgentApi.router(vertx, this, apiToken))
+          : HttpLimits.server(vertx, API_IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS,
+              config.nodeId() + " agent API", AgentApi.router(vertx, this, apiToken))
               .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
     }).recover(this::startFailed);
   }
