@@ -172,7 +172,9 @@ public final class Coordinator extends VerticleBase {
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
         })
-        .compose(ends -> group == null ? Future.succeededFuture() : joinGroup());
+        .compose(ends -> group == null ? Future.succeededFuture() : joinGroup())
+        // Vert.x calls no stop() for a failed start, and worker-built clients carry no close hook.
+        .recover(failure -> stop().transform(stopped -> Future.failedFuture(failure)));
   }
 
   /** Joins the coordinators' consumer group on the transfers topic. */
@@ -227,11 +229,8 @@ public final class Coordinator extends VerticleBase {
   public Future<?> stop() {
     Future<?> reading = consumer == null ? Future.succeededFuture() : consumer.close();
     var closing = transfers == null ? reading : Future.all(reading, transfers.close());
-    return Future.all(closing, watcher.stopped()).andThen(done -> {
-      if (deadLetters != null) {
-        vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close));
-      }
-    });
+    return Future.all(closing, watcher.stopped()).transform(done -> deadLetters == null ? Future.succeededFuture()
+        : vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
   }
 
   private CoordinatorStatus status() {
