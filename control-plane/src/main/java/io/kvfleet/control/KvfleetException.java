@@ -95,6 +95,12 @@ public final class KvfleetException extends RuntimeException {
         + " lapsed or the fleet declared it lost); nothing was registered: try again in a second", null);
   }
 
+  /** A reader found no topic {@code topic} at {@code bootstrapServers} (Kafka answers an empty list for it). */
+  public static KvfleetException noSuchTopic(String topic, String bootstrapServers) {
+    return new KvfleetException(Kind.NOT_FOUND, "Kafka at " + bootstrapServers + " has no topic " + topic
+        + ": the fleet topics are made by 'kvfleet kafka', a coordinator or a node command at start", null);
+  }
+
   /** A worker named a region its node does not hold. */
   public static KvfleetException noSuchRegion(String regionId, String nodeId) {
     return new KvfleetException(Kind.NOT_FOUND, "no region " + regionId + " on " + nodeId, null);

@@ -68,6 +68,9 @@ public final class NodeAgent extends VerticleBase {
   private OwnLossWatch lossWatch;
   /** The epoch whose {@code peer.joined} was last sent: only it may say goodbye on stop. */
   private long joinSent = -1;
+  /** The epoch whose {@code peer.left} was sent, and that send: an epoch leaves once ({@link #leave}). */
+  private long leftSent = -1;
+  private Future<Void> goodbye;
   private boolean rejoining;
   private volatile boolean stopping;
   /**
@@ -139,9 +142,10 @@ public final class NodeAgent extends VerticleBase {
     // Both readers find their partitions and ends side by side: each is a few Kafka round trips.
     var watchOpening = watchOwnLoss();
     long began = StartupMarks.now();
-    ordersOpening.onSuccess(log -> orderLog = log); // stop() closes them, also when the other failed
+    ordersOpening.onSuccess(log -> orderLog = log);
     watchOpening.onSuccess(watch -> lossWatch = watch);
-    return Future.all(ordersOpening, watchOpening)
+    // join, not all: when one reader fails, the other may still be opening, and it must be closed too.
+    return Future.join(ordersOpening, watchOpening)
         .onSuccess(opened -> StartupMarks.span("kafka-readers", began))
         .compose(opened -> join(false, watchOpening))
         .onSuccess(joined -> StartupMarks.mark("peer-joined"))
@@ -149,9 +153,33 @@ public final class NodeAgent extends VerticleBase {
       orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
       landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
       return config.httpPort() < 0 ? Future.succeededFuture()
-          : HttpLimits.server(vertx, API_IDLE_SECONDS, AgentApi.router(vertx, this, apiToken))
+          : HttpLimits.server(vertx, API_IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS,
+              config.nodeId() + " agent API", AgentApi.router(vertx, this, apiToken))
               .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
-    });
+    }).recover(this::startFailed);
+  }
+
+  /**
+   * Undoes a start that failed part-way, since Vert.x calls no {@link #stop} for it: an epoch that
+   * joined says goodbye, and the readers that opened are closed; then the start fails with {@code cause}.
+   */
+  private <T> Future<T> startFailed(Throwable cause) {
+    stopping = true;
+    vertx.cancelTimer(heartbeatTimer);
+    vertx.cancelTimer(fenceTimer);
+    if (landingDesk != null) {
+      landingDesk.close();
+    }
+    return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS)
+        .transform(left -> closeReaders())
+        .transform(closed -> Future.failedFuture(cause));
+  }
+
+  /** Closes this incarnation's loss reader and the order reader, whichever are open. */
+  private Future<?> closeReaders() {
+    return (lossWatch == null ? Future.succeededFuture() : lossWatch.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
+        .transform(closed -> orderLog == null ? Future.succeededFuture()
+            : orderLog.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty());
   }
 
   /** Starts reading this node's partition of the node topic for its own loss (a new reader each incarnation). */
@@ -238,9 +266,17 @@ public final class NodeAgent extends VerticleBase {
     }
     long was = config.epoch();
     config = config.withEpoch(Math.max(AgentConfig.newEpoch(), after + 1));
-    publisher = publisher.nextIncarnation(config.epoch());
-    made.add(publisher);
-    join(true, watchOwnLoss()).onComplete(done -> {
+    long next = config.epoch();
+    // A new Kafka producer blocks while it is built (a SASL login, TLS key stores): on a worker.
+    vertx.executeBlocking(() -> publisher.nextIncarnation(next), false).compose(nextPublisher -> {
+      made.add(nextPublisher);
+      if (crashed || stopping) { // stop() may have closed what it made already
+        vertx.executeBlocking(java.util.concurrent.Executors.callable(nextPublisher::close));
+        return Future.failedFuture(KvfleetException.rejoining(config.nodeId()));
+      }
+      publisher = nextPublisher;
+      return join(true, watchOwnLoss());
+    }).onComplete(done -> {
       if (done.succeeded() || crashed || stopping) {
         rejoining = false;
         if (done.succeeded()) {
@@ -288,16 +324,8 @@ public final class NodeAgent extends VerticleBase {
       if (landingDesk != null) {
         landingDesk.close();
       }
-      if (joinSent != config.epoch()) {
-        // Stopped while joining again: the old epoch said goodbye when it was fenced, and a
-        // departure of the new one would come before (or without) its join.
-        return Future.succeededFuture();
-      }
       return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
-    }).transform(left -> lossWatch == null ? Future.succeededFuture()
-            : lossWatch.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
-        .transform(closed -> orderLog == null ? Future.succeededFuture()
-            : orderLog.close().timeout(5, TimeUnit.SECONDS).otherwiseEmpty())
+    }).transform(left -> closeReaders())
         .onComplete(done -> made.forEach(EventPublisher::close));
   }
 
@@ -373,8 +401,27 @@ public final class NodeAgent extends VerticleBase {
     });
   }
 
+  /** For tests: fences this incarnation now, as reading its own {@code peer.lost} would. */
+  void fenceNow(String why) {
+    context.runOnContext(v -> fence(ReasonCodes.PEER_LOST, why));
+  }
+
+  /**
+   * Says goodbye for the current epoch, at most once: a fence, a stop, a failed start and a failed
+   * registration may each ask, and the ones after the first get the first one's answer. An epoch
+   * whose join was not sent (stopped while joining again) says nothing: its departure would come
+   * before, or without, its join.
+   */
   private Future<Void> leave(String reason) {
-    return outcomes.publish(new PeerLeft(config.nodeId(), config.epoch(), reason), config.nodeId());
+    long epoch = config.epoch();
+    if (joinSent != epoch) {
+      return Future.succeededFuture();
+    }
+    if (leftSent != epoch) {
+      leftSent = epoch;
+      goodbye = outcomes.publish(new PeerLeft(config.nodeId(), epoch, reason), config.nodeId());
+    }
+    return goodbye;
   }
 
   private void heartbeat() {

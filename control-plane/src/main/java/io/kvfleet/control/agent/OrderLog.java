@@ -8,11 +8,9 @@ import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -35,21 +33,20 @@ final class OrderLog {
   /** Starts reading; {@code dispatched} gets every dispatch to {@code nodeId} that comes after. */
   static Future<OrderLog> start(Vertx vertx, String bootstrapServers, String nodeId,
       Consumer<TransferDispatched> dispatched) {
-    var consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, Map.of("bootstrap.servers", bootstrapServers,
-        "client.id", "kvfleet-" + nodeId + "-orders", "enable.auto.commit", "false",
-        "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(),
-        new DispatchesOnly());
-    // Without a handler Vert.x drops poll errors silently: an agent that cannot read its orders
-    // (an ACL, expired credentials) would heartbeat on and run nothing.
-    consumer.exceptionHandler(error -> LOG.warn("{} cannot read its orders from {}: {}", nodeId, Topics.TRANSFERS,
-        error.toString()));
-    return consumer.partitionsFor(Topics.TRANSFERS)
-        .map(infos -> new TopicPartition(Topics.TRANSFERS, OwnLossWatch.partition(nodeId, infos.size())))
-        .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp)))
-            .compose(v -> consumer.position(tp))) // the start is fixed now, not at the first poll
-        // The handler last: with it Vert.x starts polling (1 s a poll), and the seek and the position
-        // above would each wait behind a poll on the consumer's one thread.
-        .map(start -> new OrderLog(consumer.handler(record -> onRecord(record, nodeId, dispatched))));
+    return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers, Map.of(
+            "client.id", "kvfleet-" + nodeId + "-orders", "enable.auto.commit", "false",
+            "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(), new DispatchesOnly())
+        .compose(consumer -> {
+          // Without a handler Vert.x drops poll errors silently: an agent that cannot read its orders
+          // (an ACL, expired credentials) would heartbeat on and run nothing.
+          consumer.exceptionHandler(error -> LOG.warn("{} cannot read its orders from {}: {}", nodeId,
+              Topics.TRANSFERS, error.toString()));
+          // The start is fixed before the handler: with it Vert.x starts polling (1 s a poll), and the
+          // seek and the position would each wait behind a poll on the consumer's one thread.
+          return OwnLossWatch.closedOnFailure(consumer,
+              OwnLossWatch.fromTheEnd(consumer, bootstrapServers, Topics.TRANSFERS, nodeId)
+                  .map(start -> new OrderLog(consumer.handler(record -> onRecord(record, nodeId, dispatched)))));
+        });
   }
 
   private static void onRecord(io.vertx.kafka.client.consumer.KafkaConsumerRecord<String, Decoded> record,

@@ -1,5 +1,6 @@
 package io.kvfleet.control.agent;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.Topics;
@@ -22,7 +23,8 @@ import org.apache.kafka.common.utils.Utils;
  * Reads the node topic's partition that holds this node's events (its key, murmur2 like every
  * kvfleet producer) from the moment the agent joined, and calls back when the fleet declares an
  * epoch of this node lost: the log is the authority, so an agent that reads its own loss stops
- * and rejoins whatever its own lease says. Runs on the agent's event loop.
+ * and rejoins whatever its own lease says. Runs on the agent's event loop; its Kafka client is
+ * built on a worker.
  */
 final class OwnLossWatch {
   private final KafkaConsumer<String, Decoded> consumer;
@@ -39,23 +41,35 @@ final class OwnLossWatch {
    */
   static Future<OwnLossWatch> start(Vertx vertx, String bootstrapServers, String nodeId, Verifier verifier,
       Consumer<Long> lost) {
-    var consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, Map.of("bootstrap.servers", bootstrapServers,
-        "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
-        "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer());
-    var watch = new OwnLossWatch(consumer, nodeId);
-    return consumer.partitionsFor(Topics.NODES)
-        .map(infos -> new TopicPartition(Topics.NODES, partition(nodeId, infos.size())))
+    return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers, Map.of(
+            "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
+            "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer())
+        .compose(consumer -> closedOnFailure(consumer, fromTheEnd(consumer, bootstrapServers, Topics.NODES, nodeId)
+            // The handler last, as in OrderLog: with it Vert.x starts polling, and tasks wait behind a poll.
+            .map(start -> new OwnLossWatch(consumer.handler(record -> {
+              if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
+                  && l.nodeId().equals(nodeId)
+                  && verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted) {
+                lost.accept(l.epoch());
+              }
+            }), nodeId))));
+  }
+
+  /**
+   * Assigns {@code consumer} the partition of {@code topic} that holds {@code key} and fixes its
+   * start at the partition's end as it is now (before the join is published); answers that offset.
+   */
+  static Future<Long> fromTheEnd(KafkaConsumer<?, ?> consumer, String bootstrapServers, String topic, String key) {
+    return consumer.partitionsFor(topic)
+        .compose(infos -> infos.isEmpty() ? Future.failedFuture(KvfleetException.noSuchTopic(topic, bootstrapServers))
+            : Future.succeededFuture(new TopicPartition(topic, partition(key, infos.size()))))
         .compose(tp -> consumer.assign(Set.of(tp)).compose(v -> consumer.seekToEnd(Set.of(tp)))
-            .compose(v -> consumer.position(tp))) // from the end as it is now, before the join is published
-        // The handler last, as in OrderLog: with it Vert.x starts polling, and tasks wait behind a poll.
-        .map(start -> consumer.handler(record -> {
-          if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
-              && l.nodeId().equals(nodeId)
-              && verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted) {
-            lost.accept(l.epoch());
-          }
-        }))
-        .map(watch);
+            .compose(v -> consumer.position(tp)));
+  }
+
+  /** {@code opening}, after closing {@code consumer} when it failed: a reader that did not open holds nothing. */
+  static <T> Future<T> closedOnFailure(KafkaConsumer<?, ?> consumer, Future<T> opening) {
+    return opening.recover(failure -> consumer.close().transform(closed -> Future.<T>failedFuture(failure)));
   }
 
   /** The partition Kafka's default partitioner gives a record keyed {@code key}. */

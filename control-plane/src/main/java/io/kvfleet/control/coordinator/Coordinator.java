@@ -140,24 +140,28 @@ public final class Coordinator extends VerticleBase {
   @Override
   public Future<?> start() {
     Protocol.install(vertx.eventBus());
-    consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, LogReader.config(bootstrapServers, publisher.producerId()),
-        new StringDeserializer(), new EnvelopeDeserializer());
-    vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
-        message -> message.reply(Json.write(status())));
-    vertx.eventBus().consumer(FoldPosition.address(publisher.producerId()),
-        message -> message.reply(Json.write(position())));
-    vertx.setPeriodic(200, t -> enforceDeadlinesAndLeases());
-    vertx.setPeriodic(snapshots.interval().toMillis(), t -> writeSnapshot());
-    // The snapshot is read and checked on a worker while the consumer finds the log's partitions and ends.
+    // The snapshot is read and checked on a worker while the Kafka clients are built (their
+    // constructors block: a SASL login, TLS key stores) and the consumer finds the log's partitions and ends.
     var loading = snapshots.load(vertx, publisher.producerId());
-    deadLetters = new DeadLetters(bootstrapServers, publisher.producerId());
-    var copied = vertx.executeBlocking(() -> DeadLetters.copied(bootstrapServers, Duration.ofSeconds(30)))
-        .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
-    var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
-    var watching = watcher.started(vertx, new View());
-    return Future.all(loading, assigning, copied, watching)
-        .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()))
-        .onSuccess(ends -> {
+    var reading = KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers,
+        LogReader.config(bootstrapServers, publisher.producerId()), new StringDeserializer(), new EnvelopeDeserializer())
+        .onSuccess(made -> consumer = made);
+    var dead = vertx.executeBlocking(() -> new DeadLetters(bootstrapServers, publisher.producerId()), false)
+        .onSuccess(made -> deadLetters = made);
+    return Future.all(reading, dead).compose(made -> {
+      vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
+          message -> message.reply(Json.write(status())));
+      vertx.eventBus().consumer(FoldPosition.address(publisher.producerId()),
+          message -> message.reply(Json.write(position())));
+      vertx.setPeriodic(200, t -> enforceDeadlinesAndLeases());
+      vertx.setPeriodic(snapshots.interval().toMillis(), t -> writeSnapshot());
+      var copied = vertx.executeBlocking(() -> DeadLetters.copied(bootstrapServers, Duration.ofSeconds(30)))
+          .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
+      var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
+      var watching = watcher.started(vertx, new View());
+      return Future.all(loading, assigning, copied, watching)
+          .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()));
+    }).onSuccess(ends -> {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
               .collect(Collectors.toUnmodifiableSet());
@@ -168,18 +172,22 @@ public final class Coordinator extends VerticleBase {
           consumer.handler(this::onRecord);
           decideIfCaughtUp();
         })
-        .compose(ends -> group == null ? Future.succeededFuture() : joinGroup());
+        .compose(ends -> group == null ? Future.succeededFuture() : joinGroup())
+        // Vert.x calls no stop() for a failed start, and worker-built clients carry no close hook.
+        .recover(failure -> stop().transform(stopped -> Future.failedFuture(failure)));
   }
 
   /** Joins the coordinators' consumer group on the transfers topic. */
   private Future<?> joinGroup() {
-    transfers = new TransferGroup(vertx, bootstrapServers, publisher.producerId(), group);
-    return transfers.join(this::transferPartitions, this::onRecord,
-        (partition, end) -> {
-          if (ownership.assigned(partition, end)) {
-            decidePartition(partition);
-          }
-        }, this::release);
+    return TransferGroup.open(vertx, bootstrapServers, publisher.producerId(), group).compose(opened -> {
+      transfers = opened;
+      return transfers.join(this::transferPartitions, this::onRecord,
+          (partition, end) -> {
+            if (ownership.assigned(partition, end)) {
+              decidePartition(partition);
+            }
+          }, this::release);
+    });
   }
 
   /** The transfers topic has {@code count} partitions: the ones to watch, and who owns what in them. */
@@ -219,9 +227,10 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    var closing = transfers == null ? consumer.close() : Future.all(consumer.close(), transfers.close());
-    return Future.all(closing, watcher.stopped())
-        .andThen(done -> vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
+    Future<?> reading = consumer == null ? Future.succeededFuture() : consumer.close();
+    var closing = transfers == null ? reading : Future.all(reading, transfers.close());
+    return Future.all(closing, watcher.stopped()).transform(done -> deadLetters == null ? Future.succeededFuture()
+        : vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
   }
 
   private CoordinatorStatus status() {

@@ -34,10 +34,17 @@ final class TransferGroup {
   /** Partitions assigned here whose end offsets are not known yet. */
   private final Set<TopicPartition> takingOver = new HashSet<>();
 
-  TransferGroup(Vertx vertx, String bootstrapServers, String coordinatorId, String group) {
+  private TransferGroup(Vertx vertx, KafkaConsumer<String, Decoded> consumer) {
     this.vertx = vertx;
-    this.consumer = KafkaClients.vertxConsumer(vertx, bootstrapServers, LogReader.groupConfig(bootstrapServers, coordinatorId, group),
-        new StringDeserializer(), new EnvelopeDeserializer());
+    this.consumer = consumer;
+  }
+
+  /** A member of {@code group}, not joined yet; its Kafka client is built on a worker (the constructor blocks). */
+  static Future<TransferGroup> open(Vertx vertx, String bootstrapServers, String coordinatorId, String group) {
+    return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers,
+            LogReader.groupConfig(bootstrapServers, coordinatorId, group), new StringDeserializer(),
+            new EnvelopeDeserializer())
+        .map(consumer -> new TransferGroup(vertx, consumer));
   }
 
   /**

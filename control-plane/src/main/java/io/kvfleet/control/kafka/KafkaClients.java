@@ -63,14 +63,6 @@ public final class KafkaClients {
     return config;
   }
 
-  /** The same as {@link #config}, as strings (the Vert.x Kafka client's shape). */
-  public static Map<String, String> stringConfig(String bootstrapServers, Map<String, String> settings) {
-    var config = new HashMap<String, String>(properties(bootstrapServers));
-    config.putAll(settings);
-    config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    return config;
-  }
-
   /** A producer of {@code bootstrapServers}. */
   public static <K, V> KafkaProducer<K, V> producer(String bootstrapServers, Map<String, ?> settings,
       Serializer<K> keys, Serializer<V> values) {
@@ -88,11 +80,16 @@ public final class KafkaClients {
     return Admin.create(config(bootstrapServers, settings));
   }
 
-  /** A Vert.x consumer of {@code bootstrapServers}. */
-  public static <K, V> io.vertx.kafka.client.consumer.KafkaConsumer<K, V> vertxConsumer(io.vertx.core.Vertx vertx,
-      String bootstrapServers, Map<String, String> settings, Deserializer<K> keys, Deserializer<V> values) {
-    return io.vertx.kafka.client.consumer.KafkaConsumer.create(vertx, stringConfig(bootstrapServers, settings),
-        keys, values);
+  /**
+   * A Vert.x consumer of {@code bootstrapServers}, built on a worker thread and handed back on the
+   * caller's context. Kafka's client constructor blocks (a SASL login, TLS key stores, DNS: 9.8 s
+   * seen with SASL_SSL), so it must not run on an event loop; the wrapper binds to the caller's context.
+   */
+  public static <K, V> io.vertx.core.Future<io.vertx.kafka.client.consumer.KafkaConsumer<K, V>> vertxConsumer(
+      io.vertx.core.Vertx vertx, String bootstrapServers, Map<String, String> settings, Deserializer<K> keys,
+      Deserializer<V> values) {
+    return vertx.executeBlocking(() -> consumer(bootstrapServers, settings, keys, values), false)
+        .map(made -> io.vertx.kafka.client.consumer.KafkaConsumer.create(vertx, made));
   }
 
   static Map<String, String> read(Path file) {

@@ -88,7 +88,7 @@ public final class OpsServer implements FoldWatcher {
     router.get("/").handler(new TokenCheck(options.token()));
     Dashboard.mountPage(router);
     new ApiRoutes(view, recent, new Summary(registry)).mount(router, stream);
-    return HttpLimits.server(vertx, IDLE_SECONDS, router).listen(options.port(), options.host())
+    return HttpLimits.server(vertx, IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS, "ops", router).listen(options.port(), options.host())
         .onSuccess(s -> {
           server = s;
           listening.tryComplete(s.actualPort());

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 class SlowClientAttackIT {
   /** Far past any sane idle or request time-out for a loopback API (a fix would close within seconds). */
   private static final int PATIENCE_MILLIS = 45_000;
+  /** A third of the agent API's 30 s idle time. */
+  private static final int WELL_WITHIN_IDLE_MILLIS = 10_000;
   private final FleetAccess fleet = new FleetAccess();
   private final List<Socket> sockets = new ArrayList<>();
 
@@ -51,6 +53,25 @@ class SlowClientAttackIT {
     assertThat(closedOrAnswered(last.getInputStream()))
         .as("the agent closed (or answered) a connection that never finished its request within "
             + PATIENCE_MILLIS / 1000 + " s")
+        .isTrue();
+  }
+
+  @Test
+  void theAgentClosesAtOnceAConnectionBeyondItsCap() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    // As many held connections as the cap allows: each could drip a byte within every idle period.
+    for (int i = 0; i < io.kvfleet.control.ops.HttpLimits.MAX_CONNECTIONS; i++) {
+      var socket = new Socket("127.0.0.1", port);
+      sockets.add(socket);
+      socket.getOutputStream().write("POST /v1/components HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+          .getBytes(StandardCharsets.US_ASCII));
+    }
+    var beyond = new Socket("127.0.0.1", port);
+    sockets.add(beyond);
+    beyond.setSoTimeout(WELL_WITHIN_IDLE_MILLIS);
+    assertThat(closedOrAnswered(beyond.getInputStream()))
+        .as("the agent closed the connection beyond its cap within " + WELL_WITHIN_IDLE_MILLIS / 1000
+            + " s, a third of its idle time (it was not closed for silence)")
         .isTrue();
   }
 

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 /** A real Vert.x server on loopback, with real sockets as clients that stop half way. */
 class HttpLimitsTest {
   private static final int IDLE_SECONDS = 1;
+  /** Far longer than a test waits: a connection closed sooner was not closed for its silence. */
+  private static final int LONG_IDLE_SECONDS = 120;
   private final Vertx vertx = Vertx.vertx();
 
   @AfterEach
@@ -48,9 +50,45 @@ class HttpLimitsTest {
     }
   }
 
-  private int serve(int idleSeconds) throws Exception {
-    var server = HttpLimits.server(vertx, idleSeconds, request -> request.response().end("ok"));
+  @Test
+  void closesAtOnceAConnectionBeyondTheCapEvenBeforeItSendsAByte() throws Exception {
+    int port = serve(LONG_IDLE_SECONDS, 2);
+    try (Socket first = slowClient(port); Socket second = slowClient(port); Socket third = new Socket("127.0.0.1", port)) {
+      // Closed long before the idle time: by the cap, not by silence.
+      assertThat(read(third, LONG_IDLE_SECONDS * 500)).as("what the server did with the third").isEqualTo("closed");
+      assertThat(read(first, 200)).as("the first, within the cap").isEqualTo("held");
+    }
+  }
+
+  @Test
+  void takesANewConnectionOnceOneWithinTheCapCloses() throws Exception {
+    int port = serve(LONG_IDLE_SECONDS, 1);
+    slowClient(port).close();
+    // The server hears of the close a moment later: until then a new connection may still be refused.
+    String answer = "closed";
+    for (int tries = 0; tries < 100 && answer.equals("closed"); tries++) {
+      try (Socket client = new Socket("127.0.0.1", port)) {
+        client.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        answer = read(client, 20_000);
+      }
+    }
+    assertThat(answer).startsWith("HTTP/1.1 200");
+  }
+
+  /** A client that starts its headers and never finishes them. */
+  private static Socket slowClient(int port) throws IOException {
+    var socket = new Socket("127.0.0.1", port);
+    socket.getOutputStream().write("POST / HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+    return socket;
+  }
+
+  private int serve(int idleSeconds, int maxConnections) throws Exception {
+    var server = HttpLimits.server(vertx, idleSeconds, maxConnections, "test", request -> request.response().end("ok"));
     return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get().actualPort();
+  }
+
+  private int serve(int idleSeconds) throws Exception {
+    return serve(idleSeconds, HttpLimits.MAX_CONNECTIONS);
   }
 
   /** "closed", or what the server sent first, or "held" when it did neither within {@code millis}. */
