@@ -6,6 +6,13 @@ import java.util.Arrays;
 
 /** Splits a stream into lines of bytes ({@code \n}-terminated), without decoding them. */
 final class Lines {
+  /**
+   * The longest line read. One export line holds one Kafka record (1 MiB by the broker's default,
+   * some hundred MiB where raised); without a bound a few kilobytes of zstd holding one endless
+   * line grew the buffer until the heap or the array size ran out.
+   */
+  static final int MAX_LINE = 256 << 20;
+
   private final InputStream in;
   private byte[] buffer = new byte[1 << 16];
   private int start;
@@ -48,7 +55,10 @@ final class Lines {
       start = 0;
     }
     if (end == buffer.length) {
-      buffer = Arrays.copyOf(buffer, buffer.length * 2);
+      if (buffer.length >= MAX_LINE) {
+        throw new IOException("a line longer than " + MAX_LINE + " bytes, longer than any export record");
+      }
+      buffer = Arrays.copyOf(buffer, Math.min(buffer.length * 2, MAX_LINE));
     }
     int n = in.read(buffer, end, buffer.length - end);
     if (n < 0) {

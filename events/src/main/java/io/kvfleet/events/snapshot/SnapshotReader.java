@@ -21,8 +21,16 @@ import java.util.TreeMap;
  * ({@link SnapshotSegments}). Any failure is an {@link InvalidSnapshotException} that says what was wrong.
  */
 final class SnapshotReader {
+  /**
+   * How deep records, lists and maps may nest. The fold's own state nests a handful of levels; a
+   * crafted segment of a list in a list a million times (5 bytes a level) would otherwise
+   * overflow the reading thread's stack, an Error no caller expects from a snapshot.
+   */
+  static final int MAX_DEPTH = 64;
+
   private final ByteBuffer in;
   private final List<String> strings = new ArrayList<>();
+  private int depth;
 
   private SnapshotReader(byte[] bytes) {
     this.in = ByteBuffer.wrap(bytes);
@@ -124,7 +132,17 @@ final class SnapshotReader {
   }
 
   private Object value() {
-    byte tag = in.get();
+    if (++depth > MAX_DEPTH) {
+      throw new InvalidSnapshotException("values nested more than " + MAX_DEPTH + " deep");
+    }
+    try {
+      return valueAt(in.get());
+    } finally {
+      depth--;
+    }
+  }
+
+  private Object valueAt(byte tag) {
     return switch (tag) {
       case NULL -> null;
       case STRING -> {
