@@ -78,8 +78,10 @@ final class Poison {
         record(Topics.NODES, node, document("io.kvfleet.peer.hibernated", 1, node, "{\"nodeId\": \"" + node + "\"}")),
         record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.requested", 99, future,
             "{\"transferId\": \"" + future + "\", \"sourceNode\": \"" + node + "\", \"teleport\": true}")),
-        // Valid JSON whose number no BigDecimal holds: once the codec threw on it, and the replay died.
-        record(Topics.TRANSFERS, node, document("io.kvfleet.transfer.timed_out", 1, "poison-" + round + "-number",
+        // Valid JSON whose number no BigDecimal holds: once the codec threw on it, and the replay died. A
+        // producer of its own: unreadable, it is never folded, so it must not take one of poison's numbers.
+        record(Topics.TRANSFERS, node, document("poison-number-" + round, 1, "io.kvfleet.transfer.timed_out", 1,
+            "poison-" + round + "-number",
             "{\"transferId\": \"poison-" + round + "-number\", \"sourceNode\": \"" + node
                 + "\", \"deadlineMillis\": 1E48779230000}")));
     var positions = new ArrayList<String>();
