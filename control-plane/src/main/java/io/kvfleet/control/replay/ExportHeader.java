@@ -44,7 +44,16 @@ public record ExportHeader(
     topics = List.copyOf(requireNonNull(topics, "topics must not be null"));
     requireNonNull(order, "order must not be null");
     requireNonNull(filter, "filter must not be null");
-    startOffsets = new TreeMap<>(requireNonNull(startOffsets, "startOffsets must not be null"));
-    endOffsets = new TreeMap<>(requireNonNull(endOffsets, "endOffsets must not be null"));
+    startOffsets = offsets(startOffsets, "startOffsets");
+    endOffsets = offsets(endOffsets, "endOffsets");
+  }
+
+  /** A copy; a partition without an offset would fail every reader that sums them (the progress bar). */
+  private static TreeMap<String, Long> offsets(SortedMap<String, Long> offsets, String what) {
+    var copy = new TreeMap<>(requireNonNull(offsets, what + " must not be null"));
+    if (copy.containsValue(null)) {
+      throw new IllegalArgumentException(what + " must map every partition to an offset");
+    }
+    return copy;
   }
 }

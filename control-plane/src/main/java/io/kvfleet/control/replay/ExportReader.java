@@ -106,8 +106,15 @@ public final class ExportReader implements AutoCloseable {
    */
   static ExportReader ofFrame(Path path, ExportHeader header, ExportWriter.Frame from, ExportWriter.Frame to)
       throws IOException {
-    byte[] compressed = new byte[Math.toIntExact(to.offset() - from.offset())];
+    byte[] compressed;
     try (var file = FileChannel.open(path)) {
+      // The index comes from a snapshot header no checksum covers: check it before sizing a buffer by it.
+      if (from.offset() < 0 || to.offset() <= from.offset() || to.offset() > file.size()
+          || to.offset() - from.offset() > Integer.MAX_VALUE - 8) {
+        throw new IOException("its frame index names bytes " + from.offset() + " to " + to.offset() + " of "
+            + file.size() + ", which is no frame");
+      }
+      compressed = new byte[(int) (to.offset() - from.offset())];
       var buffer = ByteBuffer.wrap(compressed);
       while (buffer.hasRemaining()) {
         if (file.read(buffer, from.offset() + buffer.position()) < 0) {
