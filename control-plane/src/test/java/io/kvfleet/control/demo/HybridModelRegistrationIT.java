@@ -104,7 +104,7 @@ class HybridModelRegistrationIT {
     assertThat(ucx).hasSize(3).allSatisfy(f -> {
       assertThat(f.reason()).isEqualTo("NO_MEMORY_DOMAIN");
       assertThat(f.detail()).contains("no CUDA memory domain");
-      assertThat(f.capability().transports()).contains("tcp");
+      assertThat(f.capability().transports()).contains("posix"); // the default since F0: shared memory, no tcp
       assertThat(f.detail()).contains("transports: " + String.join(", ", f.capability().transports()));
       assertThat(f.remediation()).contains("CUDA support");
     });
