@@ -148,7 +148,8 @@ public final class Coordinator extends VerticleBase {
         .onSuccess(made -> consumer = made);
     var dead = vertx.executeBlocking(() -> new DeadLetters(bootstrapServers, publisher.producerId()), false)
         .onSuccess(made -> deadLetters = made);
-    return Future.all(reading, dead).compose(made -> {
+    // join, not all: when one fails, the other may still be opening, and stop() must see it to close it.
+    return Future.join(reading, dead).compose(made -> {
       vertx.eventBus().consumer(CoordinatorStatus.address(publisher.producerId()),
           message -> message.reply(Json.write(status())));
       vertx.eventBus().consumer(FoldPosition.address(publisher.producerId()),
@@ -159,7 +160,7 @@ public final class Coordinator extends VerticleBase {
           .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
       var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
       var watching = watcher.started(vertx, new View());
-      return Future.all(loading, assigning, copied, watching)
+      return Future.join(loading, assigning, copied, watching)
           .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()));
     }).onSuccess(ends -> {
           catchUp.endsAre(ends);
