@@ -14,7 +14,6 @@ import org.jgroups.protocols.FRAG2;
 import org.jgroups.protocols.MERGE3;
 import org.jgroups.protocols.MFC;
 import org.jgroups.protocols.TCP;
-import org.jgroups.protocols.TCPPING;
 import org.jgroups.protocols.UFC;
 import org.jgroups.protocols.UNICAST3;
 import org.jgroups.protocols.VERIFY_SUSPECT2;
@@ -32,7 +31,10 @@ import org.jgroups.stack.Protocol;
 final class MembershipStack {
   /** A member that sent no heartbeat for this long is suspected (see {@link #failureDetection}). */
   static final Duration SUSPECT_AFTER = Duration.ofSeconds(6);
-  /** How long a joining member waits for an answer before it founds a view of its own. */
+  /**
+   * How long a joining member waits for an answer before it founds a view of its own, unless every
+   * contact refused the connection ({@link LoneMemberPing}).
+   */
   static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
   /** How often each member heartbeats. */
   static final Duration HEARTBEAT = Duration.ofSeconds(1);
@@ -56,12 +58,12 @@ final class MembershipStack {
    * {@code contacts} ({@link ClusterMembers#contacts}); an unresolvable contact is a bad input.
    */
   static List<Protocol> of(InetAddress host, int port, List<InetSocketAddress> contacts, BusSecurity security) {
-    TCP transport = new TCP().setBindAddress(host).setBindPort(port).setPortRange(ClusteredVertx.PORT_COUNT - 1);
+    TCP transport = new FleetTcp().setBindAddress(host).setBindPort(port).setPortRange(ClusteredVertx.PORT_COUNT - 1);
     transport.setClientBindAddr(host); // connections out leave from the cluster host too
     security.secure(transport);
     List<Protocol> stack = new ArrayList<>();
     stack.add(transport);
-    stack.add(new TCPPING().setInitialHosts(resolved(contacts)).setPortRange(0));
+    stack.add(new LoneMemberPing().setInitialHosts(resolved(contacts)).setPortRange(0));
     stack.add(new MERGE3().setMinInterval(2_000).setMaxInterval(6_000));
     stack.addAll(failureDetection());
     stack.add(new BARRIER());
@@ -70,7 +72,7 @@ final class MembershipStack {
     stack.add(new STABLE());
     // How long a member waits for the view's coordinator to answer before it founds a view of its
     // own. A loaded host's first TLS handshakes took more than 2 s (the bench's closed members then
-    // founded two views and merged them later), so 5 s; a lone first member pays it in full.
+    // founded two views and merged them later), so 5 s; a member whose contacts all refuse skips it.
     stack.add(new GMS().setJoinTimeout(JOIN_TIMEOUT.toMillis()).printLocalAddress(false)); // no banner on stdout
     stack.add(new UFC());
     stack.add(new MFC());

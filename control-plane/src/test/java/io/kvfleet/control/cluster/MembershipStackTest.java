@@ -28,7 +28,7 @@ class MembershipStackTest {
     assertThat(transport.getPortRange()).isEqualTo(ClusteredVertx.PORT_COUNT - 1);
     assertThat(transport.tls().enabled()).isFalse();
     assertThat(stack).extracting(Protocol::getName).doesNotContain("FD_SOCK", "FD_SOCK2", "MPING", "PING", "UDP")
-        .contains("TCPPING", "FD_ALL3", "VERIFY_SUSPECT2", "MERGE3", "GMS");
+        .contains("LoneMemberPing", "FD_ALL3", "VERIFY_SUSPECT2", "MERGE3", "GMS");
   }
 
   @Test
