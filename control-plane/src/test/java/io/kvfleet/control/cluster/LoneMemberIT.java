@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -19,6 +20,7 @@ import org.jgroups.Receiver;
 import org.jgroups.View;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Members of the real JGroups stack ({@link MembershipStack}) on loopback, each cluster with a name
@@ -61,6 +63,27 @@ class LoneMemberIT {
       assertThat(member.view().size()).isEqualTo(1);
       assertThat(tookMs).as("connect took %d ms", tookMs).isGreaterThanOrEqualTo(MembershipStack.JOIN_TIMEOUT.toMillis());
     }
+  }
+
+  @Test
+  void aClosedMemberAloneFoundsItsViewAtOnceAndTheNextJoinsItOverTls(@TempDir Path work) throws Exception {
+    var fleet = FleetCertificates.newFleet(work, "fleet");
+    String cluster = cluster();
+    int base = FreePorts.clusterBase();
+
+    var firstSecurity = BusSecurity.fromDirectory(fleet.member("first"));
+    var secondSecurity = BusSecurity.fromDirectory(fleet.member("second"));
+
+    long start = System.nanoTime();
+    var first = start(cluster, base, base, firstSecurity);
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    var second = start(cluster, base, base + 1, secondSecurity);
+    awaitOneView(List.of(first, second), 2);
+
+    assertThat(tookMs).as("connect took %d ms", tookMs).isLessThan(MembershipStack.JOIN_TIMEOUT.toMillis());
+    assertThat(first.discovery().foundedAlone()).isTrue();
+    assertThat(second.discovery().foundedAlone()).isFalse();
+    assertThat(second.views).noneMatch(v -> v instanceof MergeView).first().matches(v -> v.size() == 2);
   }
 
   @Test
@@ -132,8 +155,12 @@ class LoneMemberIT {
   }
 
   private Member start(String cluster, int base, int port) throws Exception {
+    return start(cluster, base, port, BusSecurity.plaintext());
+  }
+
+  private Member start(String cluster, int base, int port, BusSecurity security) throws Exception {
     var contacts = ClusterMembers.contacts(List.of(FreePorts.members(base)), base);
-    var channel = MembershipStack.channel(InetAddress.getLoopbackAddress(), port, contacts, BusSecurity.plaintext());
+    var channel = MembershipStack.channel(InetAddress.getLoopbackAddress(), port, contacts, security);
     var member = new Member(channel, new CopyOnWriteArrayList<>());
     channel.setReceiver(new Receiver() {
       @Override
