@@ -162,7 +162,7 @@ public final class ExportReader implements AutoCloseable {
     long timestamp = -1;
     byte[] key = null;
     byte[] value = null;
-    List<StoredRecord.Header> headers = new ArrayList<>();
+    List<StoredRecord.Header> headers = List.of();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken token = p.nextToken();
@@ -267,7 +267,8 @@ public final class ExportReader implements AutoCloseable {
       }
       headers.add(new StoredRecord.Header(name == null ? "" : name, value));
     }
-    return headers;
+    // Immutable already, so the record keeps it without a copy; one header is the common case.
+    return headers.size() == 1 ? List.of(headers.getFirst()) : List.copyOf(headers);
   }
 
   @Override
