@@ -31,9 +31,12 @@ public final class ExportReader implements AutoCloseable {
   private final ExportHeader header;
   private final Path path;
   private long line = 1;
+  /** The byte the reader's first frame starts at, when the lines before it were not counted; else -1. */
+  private final long frameOffset;
 
   private ExportReader(Path path) throws IOException {
     this.path = path;
+    this.frameOffset = -1;
     this.in = Compression.decompress(Files.newInputStream(path), path);
     this.lines = new Lines(in);
     var first = lines.next();
@@ -51,12 +54,15 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
-  private ExportReader(Path path, ExportHeader header, InputStream in, long linesBefore) {
+  /** A reader from {@code frame} on; its lines are numbered from the file's start when the frame says where it is. */
+  private ExportReader(Path path, ExportHeader header, InputStream in, ExportWriter.Frame frame) {
     this.path = path;
     this.header = header;
     this.in = in;
     this.lines = new Lines(in);
-    this.line = linesBefore;
+    boolean counted = frame.recordsBefore() >= 0;
+    this.line = counted ? frame.recordsBefore() + 1 : 0;
+    this.frameOffset = counted ? -1 : frame.offset();
   }
 
   /** Opens an export and reads its header. */
@@ -84,12 +90,12 @@ public final class ExportReader implements AutoCloseable {
       start.close();
       if (frame.offset() >= Files.size(path)) {
         // The frame the writer noted after its last record: nothing follows.
-        return new ExportReader(path, start.header, InputStream.nullInputStream(), frame.recordsBefore() + 1);
+        return new ExportReader(path, start.header, InputStream.nullInputStream(), frame);
       }
       var file = Files.newInputStream(path);
       try {
         file.skipNBytes(frame.offset());
-        return new ExportReader(path, start.header, Compression.decompress(file, path), frame.recordsBefore() + 1);
+        return new ExportReader(path, start.header, Compression.decompress(file, path), frame);
       } catch (IOException | RuntimeException e) {
         file.close();
         throw e;
@@ -122,8 +128,7 @@ public final class ExportReader implements AutoCloseable {
         }
       }
     }
-    var reader = new ExportReader(path, header,
-        Compression.decompress(new ByteArrayInputStream(compressed), path), from.recordsBefore() + 1);
+    var reader = new ExportReader(path, header, Compression.decompress(new ByteArrayInputStream(compressed), path), from);
     if (from.offset() == 0) {
       reader.lines.next(); // the first frame starts with the header line
     }
@@ -148,8 +153,12 @@ public final class ExportReader implements AutoCloseable {
     try (JsonParser p = JSON.createParser(l.bytes(), l.offset(), l.length())) {
       return record(p, l);
     } catch (IOException | RuntimeException e) {
-      throw new IOException(path + " line " + line + " is not an export record: " + e.getMessage(), e);
+      throw new IOException(where() + " is not an export record: " + e.getMessage(), e);
     }
+  }
+
+  private String where() {
+    return frameOffset < 0 ? path + " line " + line : path + " line " + line + " of the frame at byte " + frameOffset;
   }
 
   private static StoredRecord record(JsonParser p, Lines.Line l) throws IOException {
@@ -162,7 +171,7 @@ public final class ExportReader implements AutoCloseable {
     long timestamp = -1;
     byte[] key = null;
     byte[] value = null;
-    List<StoredRecord.Header> headers = new ArrayList<>();
+    List<StoredRecord.Header> headers = List.of();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken token = p.nextToken();
@@ -267,7 +276,8 @@ public final class ExportReader implements AutoCloseable {
       }
       headers.add(new StoredRecord.Header(name == null ? "" : name, value));
     }
-    return headers;
+    // Immutable already, so the record keeps it without a copy; one header is the common case.
+    return headers.size() == 1 ? List.of(headers.getFirst()) : List.copyOf(headers);
   }
 
   @Override

@@ -27,6 +27,12 @@ import java.util.function.Predicate;
 final class FrameTail {
   /** Records a worker hands over at once. */
   private static final int BATCH = 2_048;
+  /**
+   * Batches a worker may decode ahead of the fold. The fold is the slower side, so an unbounded
+   * queue filled with a whole frame of decoded records per thread, which every young collection then
+   * copied (a third of a long tail's time went to GC); a worker past this waits instead.
+   */
+  private static final int AHEAD = 4;
 
   private FrameTail() {}
 
@@ -88,7 +94,7 @@ final class FrameTail {
     private final long skip;
     private final EventCodec codec;
     private final AtomicBoolean stop;
-    private final BlockingQueue<List<LogRecord>> batches = new LinkedBlockingQueue<>();
+    private final BlockingQueue<List<LogRecord>> batches = new LinkedBlockingQueue<>(AHEAD);
     private volatile RuntimeException failure;
 
     Feed(Path export, ExportHeader header, ExportWriter.Frame from, ExportWriter.Frame to, long skip, EventCodec codec,
@@ -103,6 +109,7 @@ final class FrameTail {
     }
 
     void run() {
+      boolean stopped = false;
       try (var reader = ExportReader.ofFrame(export, header, from, to)) {
         var batch = new ArrayList<LogRecord>(BATCH);
         long n = 0;
@@ -111,11 +118,13 @@ final class FrameTail {
             batch.add(r.decode(codec));
           }
           if (batch.size() == BATCH) {
-            batches.add(batch);
+            batches.put(batch);
             batch = new ArrayList<>(BATCH);
           }
         }
-        batches.add(batch);
+        batches.put(batch);
+      } catch (InterruptedException e) {
+        stopped = true; // the replay is over: nobody reads this frame any more
       } catch (IOException | RuntimeException e) {
         failure = e instanceof RuntimeException r ? r
             : KvfleetException.badInput("cannot read the export's frame at byte " + from.offset() + ": " + e.getMessage());
@@ -123,7 +132,18 @@ final class FrameTail {
         failure = new IllegalStateException("reading the export's frame at byte " + from.offset() + " failed: " + e, e);
         throw e;
       } finally {
-        batches.add(END);
+        if (!stopped) {
+          end();
+        }
+      }
+    }
+
+    /** Marks the end of the frame, waiting for room: the fold reads on until it sees it, or the pool stops. */
+    private void end() {
+      try {
+        batches.put(END);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
 

@@ -4,6 +4,7 @@ import static io.kvfleet.events.codec.CloudEvents.*;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,28 +22,34 @@ import java.util.Optional;
  * The common case in one streaming pass: a well-formed document of a known type whose {@code
  * type} and {@code schemaversion} come before its {@code data}, as kvfleet writes them. The data
  * binds straight from the stream to its record, without a tree. Anything unusual (a missing or
- * oddly typed attribute, an unknown type, a binding error, bad JSON) gives empty, and {@link
+ * oddly typed attribute, an unknown type, a binding error, a name repeated in an object, bad JSON) gives empty, and {@link
  * CloudEventReader}'s tree reader decides, so both readers accept the same documents with the same
  * result and every error message comes from one place.
  */
 final class StreamingReader {
   private final ObjectMapper mapper;
   private final Map<EventType, ObjectReader> readers = new EnumMap<>(EventType.class);
+  private final Map<EventType, ObjectReader> versionOne = new EnumMap<>(EventType.class);
   private final Timestamps timestamps = new Timestamps();
   private final ObjectReader trees;
 
-  StreamingReader(ObjectMapper mapper) {
-    this.mapper = mapper;
+  StreamingReader(ObjectMapper strict) {
+    // Its parsers check for repeated names themselves (UniqueNames), more cheaply than Jackson's check.
+    this.mapper = strict.copy();
+    mapper.getFactory().disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
     this.trees = mapper.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     for (EventType type : EventType.values()) {
       // The data is one value inside the document: what follows it is the envelope's, not trailing.
       readers.put(type, mapper.readerFor(type.javaType())
           .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS));
+      VersionOne.of(type).ifPresent(older -> versionOne.put(type, mapper.readerFor(older)
+          .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)));
     }
   }
 
   Optional<Envelope> read(byte[] raw) {
-    try (JsonParser p = mapper.createParser(raw)) {
+    try (JsonParser p = new UniqueNames(mapper.createParser(raw))) {
       return Optional.ofNullable(envelope(p));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
@@ -120,6 +127,10 @@ final class StreamingReader {
     Optional<EventType> known = EventType.byWireName(type);
     if (known.isEmpty() || version > known.get().schemaVersion()) {
       return null;
+    }
+    ObjectReader first = version == 1 ? versionOne.get(known.get()) : null;
+    if (first != null) {
+      return first.<VersionOne.Data>readValue(p).current();
     }
     if (version < known.get().schemaVersion()) {
       // Only this event's data as a tree: the fields later versions added get their defaults.

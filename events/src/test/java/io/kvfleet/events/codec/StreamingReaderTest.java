@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.Samples;
+import io.kvfleet.events.TransferCompleted;
 import java.util.Arrays;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
@@ -70,6 +71,101 @@ class StreamingReaderTest {
     assertThat(catchThrowable(() -> tree.readTree(badData)))
         .isInstanceOf(Malformation.class)
         .hasMessageStartingWith("invalid data for");
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = EventType.class, names = {"TRANSFER_REQUESTED", "TRANSFER_COMPLETED", "TRANSFER_DISPATCHED"})
+  void streamsVersionOneDataWithExactlyItsFieldsAsTheTreeReaderReadsIt(EventType type) {
+    Envelope envelope = versionOneEnvelope(type);
+    byte[] bytes = versionOne(envelope, data -> { });
+
+    assertThat(streaming.read(bytes)).contains(envelope);
+    assertThat(tree.readTree(bytes)).isEqualTo(envelope);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = EventType.class, names = {"TRANSFER_REQUESTED", "TRANSFER_COMPLETED", "TRANSFER_DISPATCHED"})
+  void leavesVersionOneDataWithAnExtensionFieldToTheTreeReader(EventType type) {
+    Envelope envelope = versionOneEnvelope(type);
+    byte[] bytes = versionOne(envelope, data -> data.put("zone", "eu-1"));
+
+    assertThat(streaming.read(bytes)).isEmpty();
+    assertThat(new EventCodec().decode(bytes)).isEqualTo(new Decoded.Event(envelope));
+  }
+
+  /** A version-1 event of {@code type}: what its version-1 constructor makes. */
+  private static Envelope versionOneEnvelope(EventType type) {
+    return Samples.envelope(switch (type) {
+      case TRANSFER_COMPLETED -> new TransferCompleted("xfer-1", "prefill-0", 65_536, 182_000, "ucx/tcp", "");
+      default -> Samples.of(type);
+    });
+  }
+
+  /** {@code envelope}'s document as version 1 writes it (the fields version 2 added left out), then edited. */
+  private static byte[] versionOne(Envelope envelope, java.util.function.Consumer<ObjectNode> editData) {
+    var added = switch (EventType.of(envelope.data())) {
+      case TRANSFER_DISPATCHED -> java.util.List.of("sourceEpoch", "order", "orderKeyId", "orderSignature");
+      default -> java.util.List.of("requestId", "parts", "recomputed");
+    };
+    return Documents.edited(envelope, node -> {
+      node.put("schemaversion", 1);
+      ObjectNode data = (ObjectNode) node.get("data");
+      data.remove(added);
+      editData.accept(data);
+    });
+  }
+
+  @Test
+  void leavesVersionOneDataThatCarriesALaterVersionsFieldToTheTreeReader() {
+    Envelope envelope = versionOneEnvelope(EventType.TRANSFER_COMPLETED);
+    byte[] bytes = versionOne(envelope, data -> data.putArray("parts"));
+
+    assertThat(streaming.read(bytes)).isEmpty();
+    assertThat(new EventCodec().decode(bytes)).isEqualTo(new Decoded.Event(envelope));
+  }
+
+  @Test
+  void leavesAnUnknownFieldInsideAVersionOneRangeToTheTreeReader() {
+    Envelope envelope = Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED));
+    byte[] bytes = Documents.edited(envelope,
+        node -> ((ObjectNode) node.get("data").get("ranges").get(0)).put("hint", "hot"));
+
+    assertThat(streaming.read(bytes)).isEmpty();
+    assertThat(new EventCodec().decode(bytes)).isEqualTo(new Decoded.Event(envelope));
+  }
+
+  @Test
+  void leavesVersionOneDataWithoutOneOfItsFieldsToTheTreeReader() {
+    byte[] bytes = Documents.edited(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)),
+        node -> ((ObjectNode) node.get("data")).remove("deadlineMillis"));
+
+    assertThat(streaming.read(bytes)).isEmpty();
+    assertThat(catchThrowable(() -> tree.readTree(bytes)))
+        .isInstanceOf(Malformation.class)
+        .hasMessageContaining("deadlineMillis");
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "an attribute             | 1 | \"type\":\"io.kvfleet.transfer.requested\" | ,\"type\":\"io.kvfleet.transfer.requested\"",
+      "an extension attribute   | 1 | \"subject\":\"xfer-1\"                     | ,\"zone\":\"a\",\"zone\":\"b\"",
+      "a version 1 data field   | 1 | \"transferId\":\"xfer-1\"                  | ,\"transferId\":\"xfer-1\"",
+      "a range's field          | 1 | \"length\":32768                           | ,\"length\":32768",
+      "a version 2 data field   | 2 | \"requestId\":\"room-1\"                   | ,\"requestId\":\"room-1\"",
+      "a part's field           | 2 | \"component\":\"kv\"                       | ,\"component\":\"kv\"",
+      "an unknown data object   | 2 | \"data\":{                                 | \"hint\":{\"x\":1,\"x\":1},",
+      "an object in an array    | 2 | \"data\":{                                 | \"hints\":[[{\"x\":1,\"x\":1}]],"})
+  void leavesARepeatedNameAnywhereToTheTreeReaderWhichRefusesIt(String where, int version, String at, String insert) {
+    var event = version == 1 ? Samples.of(EventType.TRANSFER_REQUESTED) : Samples.newest(EventType.TRANSFER_REQUESTED);
+    String document = new String(Documents.CODEC.encode(Samples.envelope(event)), java.nio.charset.StandardCharsets.UTF_8);
+    int end = document.indexOf(at) + at.length();
+    assertThat(end).as(where).isGreaterThan(at.length());
+    byte[] bytes = (document.substring(0, end) + insert + document.substring(end))
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    assertThat(streaming.read(bytes)).as(where).isEmpty();
+    assertThat(new EventCodec().decode(bytes)).as(where)
+        .isInstanceOfSatisfying(Decoded.Malformed.class, m -> assertThat(m.reason()).contains("Duplicate field"));
   }
 
   @Provide

@@ -1,0 +1,68 @@
+package io.kvfleet.control.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.control.replay.bench.SyntheticExport;
+import io.kvfleet.events.replay.LogPosition;
+import io.kvfleet.events.replay.LogRecord;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link FrameTail} over frames longer than the window a worker may decode ahead of the fold, so
+ * that its workers wait on a full window: the records still come in file order, and a fold that
+ * stops early leaves no worker behind.
+ */
+class FrameTailTest {
+  private static final int EVENTS = 60_000;
+  private static final int FRAME = 20_000; // more records than the window of decoded batches
+  @TempDir static Path dir;
+  static Path export;
+  static List<ExportWriter.Frame> frames;
+
+  @BeforeAll
+  static void writeAnExportOfLongFrames() throws Exception {
+    export = dir.resolve("long-frames.jsonl.zst");
+    frames = new ArrayList<>(List.of(new ExportWriter.Frame(0, 0)));
+    frames.addAll(SyntheticExport.write(export, EVENTS, Instant.parse("2026-06-01T00:00:00Z"), FRAME));
+  }
+
+  @Test
+  void handsOverEveryRecordInFileOrderWhileItsWorkersWaitForTheFold() {
+    var reference = new ArrayList<LogPosition>();
+    ReplayRunner.read(new LogSource.File(export), r -> reference.add(r.position()), false);
+    var read = new ArrayList<LogPosition>();
+
+    FrameTail.read(export, frames, 0, (LogRecord r) -> read.add(r.position()), 2);
+
+    assertThat(reference).hasSizeGreaterThanOrEqualTo(EVENTS);
+    assertThat(read).containsExactlyElementsOf(reference);
+  }
+
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS) // a hang, not a speed: the run takes seconds
+  void aFoldThatStopsEarlyLeavesNoWorkerWaitingOnAFullWindow() throws InterruptedException {
+    var folded = new AtomicInteger();
+
+    FrameTail.read(export, frames, 0, r -> folded.incrementAndGet() < 10, 2);
+
+    assertThat(folded).hasValue(10);
+    for (Thread t : frameThreads()) {
+      t.join(TimeUnit.SECONDS.toMillis(60));
+    }
+    assertThat(frameThreads()).as("frame workers still alive").isEmpty();
+  }
+
+  private static List<Thread> frameThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("kvfleet-frame-") && t.isAlive()).toList();
+  }
+}
