@@ -19,6 +19,18 @@ public final class Sequences {
       int byName = producer.compareTo(other.producer);
       return byName != 0 ? byName : Long.compare(epoch, other.epoch);
     }
+
+    // Written out: the generated ones cost the lookup of every event a method-handle chain, and their
+    // hash (31 * name + epoch) makes neighbouring nodes' nearby epochs collide; the epoch is mixed here.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Producer p && epoch == p.epoch && producer.equals(p.producer);
+    }
+
+    @Override
+    public int hashCode() {
+      return producer.hashCode() * 31 + Long.hashCode(epoch * 0x9E3779B97F4A7C15L);
+    }
   }
 
   /** Consecutive sequence numbers {@code first..last}, both included. */
@@ -42,6 +54,9 @@ public final class Sequences {
   private final Map<Producer, Long> duplicates = new HashMap<>();
   private final Map<String, TreeSet<Long>> epochs = new HashMap<>();
   private final int keptEpochs;
+  // The incarnation looked up last, and its runs: a replay asks of each event whether it was seen, then records it.
+  private Producer lastKey;
+  private TreeMap<Long, Long> lastRuns;
 
   /** Keeps the sequence numbers of the newest {@code keptEpochs} incarnations of each producer. */
   Sequences(int keptEpochs) {
@@ -50,14 +65,18 @@ public final class Sequences {
 
   /** Records a sequence number, unless it was seen before or its incarnation is older than those kept. */
   Recorded record(String producer, long epoch, long sequence) {
-    var key = new Producer(producer, epoch);
-    if (!runs.containsKey(key) && !admit(key)) {
-      return Recorded.OLDER_THAN_KEPT;
+    TreeMap<Long, Long> seen = runsOf(producer, epoch);
+    if (seen == null) {
+      var key = new Producer(producer, epoch);
+      if (!admit(key)) {
+        return Recorded.OLDER_THAN_KEPT;
+      }
+      seen = new TreeMap<>();
+      runs.put(key, seen);
     }
-    TreeMap<Long, Long> seen = runs.computeIfAbsent(key, k -> new TreeMap<>());
     Map.Entry<Long, Long> below = seen.floorEntry(sequence);
     if (below != null && below.getValue() >= sequence) {
-      duplicates.merge(key, 1L, Long::sum);
+      duplicates.merge(new Producer(producer, epoch), 1L, Long::sum);
       return Recorded.SEEN;
     }
     long first = below != null && below.getValue() == sequence - 1 ? below.getKey() : sequence;
@@ -80,6 +99,10 @@ public final class Sequences {
       }
       var oldest = new Producer(key.producer(), kept.pollFirst());
       runs.remove(oldest);
+      if (oldest.equals(lastKey)) {
+        lastKey = null;
+        lastRuns = null;
+      }
       duplicates.remove(oldest);
     }
     kept.add(key.epoch());
@@ -88,13 +111,27 @@ public final class Sequences {
 
   /** Whether {@code sequence} of this producer incarnation was seen, or would not be folded (too old an incarnation). */
   boolean contains(String producer, long epoch, long sequence) {
-    TreeMap<Long, Long> seen = runs.get(new Producer(producer, epoch));
+    TreeMap<Long, Long> seen = runsOf(producer, epoch);
     if (seen == null) {
       TreeSet<Long> kept = epochs.get(producer);
       return kept != null && kept.size() >= keptEpochs && epoch < kept.first();
     }
     Map.Entry<Long, Long> below = seen.floorEntry(sequence);
     return below != null && below.getValue() >= sequence;
+  }
+
+  /** The runs of one incarnation, or null when none are kept. */
+  private TreeMap<Long, Long> runsOf(String producer, long epoch) {
+    if (lastKey != null && lastKey.epoch() == epoch && lastKey.producer().equals(producer)) {
+      return lastRuns;
+    }
+    var key = new Producer(producer, epoch);
+    TreeMap<Long, Long> seen = runs.get(key);
+    if (seen != null) {
+      lastKey = key;
+      lastRuns = seen;
+    }
+    return seen;
   }
 
   /** The numbers missing between the runs of each producer incarnation, by producer. */
@@ -127,6 +164,8 @@ public final class Sequences {
 
   /** Restores what {@link #hashPart()} gave: the runs and duplicates of every producer incarnation. */
   void restore(Map<Producer, Seen> parts) {
+    lastKey = null;
+    lastRuns = null;
     parts.forEach((key, seen) -> {
       var restored = new TreeMap<Long, Long>();
       seen.runs().forEach(run -> restored.put(run.first(), run.last()));
