@@ -226,8 +226,8 @@ final class Transfers {
 
   void restore(SortedMap<String, TransferView> image, long forgottenBefore, long lateBefore) {
     // By end time, so the ended are queued in order (the open ones' order does not matter).
-    image.values().stream().sorted(Comparator.comparing(TransferView::updatedAt))
-        .forEach(view -> put(view.transferId(), view));
+    image.entrySet().stream().sorted(Map.Entry.comparingByValue(Comparator.comparing(TransferView::updatedAt)))
+        .forEach(e -> put(e.getKey(), e.getValue()));
     forgotten = forgottenBefore;
     lateOutcomes = lateBefore;
   }
