@@ -27,7 +27,7 @@ final class Anomalies implements ReplayObserver {
 
   private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
   private final List<Anomaly> listed = new ArrayList<>();
-  private final Map<ProducerInPartition, Long> lastSequenceInPartition = new HashMap<>();
+  private final Map<ProducerInPartition, LastSequence> lastSequenceInPartition = new HashMap<>();
   private long violationsBefore;
   private long lateBefore;
 
@@ -96,15 +96,41 @@ final class Anomalies implements ReplayObserver {
   private void checkSequenceOrder(LogRecord record, Envelope e) {
     var position = record.position();
     var key = new ProducerInPartition(e.producer(), e.epoch(), position.topic(), position.partition());
-    Long previous = lastSequenceInPartition.put(key, e.sequence());
-    if (previous != null && e.sequence() < previous) {
+    LastSequence last = lastSequenceInPartition.computeIfAbsent(key, k -> new LastSequence(e.sequence()));
+    long previous = last.sequence;
+    last.sequence = e.sequence();
+    if (e.sequence() < previous) {
       add(AnomalyKind.SEQUENCE_REGRESSION, record, e.producer(), e.producer() + " epoch " + e.epoch()
           + " wrote sequence " + e.sequence() + " after " + previous + " in " + position.partitionKey());
     }
   }
 
-  /** One producer incarnation's writes to one partition, where its sequence numbers must rise. */
-  private record ProducerInPartition(String producer, long epoch, String topic, int partition) {}
+  /**
+   * One producer incarnation's writes to one partition, where its sequence numbers must rise. Its
+   * hash and equality are written out: the record's generated ones cost this per-record lookup a
+   * method-handle chain.
+   */
+  private record ProducerInPartition(String producer, long epoch, String topic, int partition) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ProducerInPartition p && epoch == p.epoch && partition == p.partition
+          && producer.equals(p.producer) && topic.equals(p.topic);
+    }
+
+    @Override
+    public int hashCode() {
+      return ((producer.hashCode() * 31 + Long.hashCode(epoch)) * 31 + topic.hashCode()) * 31 + partition;
+    }
+  }
+
+  /** The last sequence number seen of one producer incarnation in one partition, updated in place (no boxing). */
+  private static final class LastSequence {
+    long sequence;
+
+    LastSequence(long sequence) {
+      this.sequence = sequence;
+    }
+  }
 
   private void checkEpoch(LogRecord record, Envelope e, FleetState state) {
     NodeEpoch about = NodeEpoch.of(e.data());

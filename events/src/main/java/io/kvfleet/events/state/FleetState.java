@@ -336,7 +336,7 @@ public final class FleetState {
         regions.failures().total(),
         skipped.total(),
         decisions.total(),
-        transfers.all().size(),
+        transfers.size(),
         transfers.forgotten(),
         transfers.inFlight().size(),
         transfers.count(TransferStatus.COMPLETED),

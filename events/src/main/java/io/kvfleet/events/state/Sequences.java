@@ -19,6 +19,18 @@ public final class Sequences {
       int byName = producer.compareTo(other.producer);
       return byName != 0 ? byName : Long.compare(epoch, other.epoch);
     }
+
+    // Written out: the generated ones cost the lookup of every event a method-handle chain, and their
+    // hash (31 * name + epoch) makes neighbouring nodes' nearby epochs collide; the epoch is mixed here.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Producer p && epoch == p.epoch && producer.equals(p.producer);
+    }
+
+    @Override
+    public int hashCode() {
+      return producer.hashCode() * 31 + Long.hashCode(epoch * 0x9E3779B97F4A7C15L);
+    }
   }
 
   /** Consecutive sequence numbers {@code first..last}, both included. */
@@ -38,10 +50,13 @@ public final class Sequences {
   }
 
   // Looked up for every event, so hashed; sorted only when listed or hashed.
-  private final Map<Producer, TreeMap<Long, Long>> runs = new HashMap<>();
+  private final Map<Producer, Runs> runs = new HashMap<>();
   private final Map<Producer, Long> duplicates = new HashMap<>();
   private final Map<String, TreeSet<Long>> epochs = new HashMap<>();
   private final int keptEpochs;
+  // The incarnation looked up last, and its runs: a replay asks of each event whether it was seen, then records it.
+  private Producer lastKey;
+  private Runs lastRuns;
 
   /** Keeps the sequence numbers of the newest {@code keptEpochs} incarnations of each producer. */
   Sequences(int keptEpochs) {
@@ -50,24 +65,19 @@ public final class Sequences {
 
   /** Records a sequence number, unless it was seen before or its incarnation is older than those kept. */
   Recorded record(String producer, long epoch, long sequence) {
-    var key = new Producer(producer, epoch);
-    if (!runs.containsKey(key) && !admit(key)) {
-      return Recorded.OLDER_THAN_KEPT;
+    Runs seen = runsOf(producer, epoch);
+    if (seen == null) {
+      var key = new Producer(producer, epoch);
+      if (!admit(key)) {
+        return Recorded.OLDER_THAN_KEPT;
+      }
+      seen = new Runs();
+      runs.put(key, seen);
     }
-    TreeMap<Long, Long> seen = runs.computeIfAbsent(key, k -> new TreeMap<>());
-    Map.Entry<Long, Long> below = seen.floorEntry(sequence);
-    if (below != null && below.getValue() >= sequence) {
-      duplicates.merge(key, 1L, Long::sum);
+    if (!seen.add(sequence)) {
+      duplicates.merge(new Producer(producer, epoch), 1L, Long::sum);
       return Recorded.SEEN;
     }
-    long first = below != null && below.getValue() == sequence - 1 ? below.getKey() : sequence;
-    long last = sequence;
-    Long after = seen.get(sequence + 1);
-    if (after != null) {
-      seen.remove(sequence + 1);
-      last = after;
-    }
-    seen.put(first, last);
     return Recorded.NEW;
   }
 
@@ -80,6 +90,10 @@ public final class Sequences {
       }
       var oldest = new Producer(key.producer(), kept.pollFirst());
       runs.remove(oldest);
+      if (oldest.equals(lastKey)) {
+        lastKey = null;
+        lastRuns = null;
+      }
       duplicates.remove(oldest);
     }
     kept.add(key.epoch());
@@ -88,13 +102,26 @@ public final class Sequences {
 
   /** Whether {@code sequence} of this producer incarnation was seen, or would not be folded (too old an incarnation). */
   boolean contains(String producer, long epoch, long sequence) {
-    TreeMap<Long, Long> seen = runs.get(new Producer(producer, epoch));
+    Runs seen = runsOf(producer, epoch);
     if (seen == null) {
       TreeSet<Long> kept = epochs.get(producer);
       return kept != null && kept.size() >= keptEpochs && epoch < kept.first();
     }
-    Map.Entry<Long, Long> below = seen.floorEntry(sequence);
-    return below != null && below.getValue() >= sequence;
+    return seen.contains(sequence);
+  }
+
+  /** The runs of one incarnation, or null when none are kept. */
+  private Runs runsOf(String producer, long epoch) {
+    if (lastKey != null && lastKey.epoch() == epoch && lastKey.producer().equals(producer)) {
+      return lastRuns;
+    }
+    var key = new Producer(producer, epoch);
+    Runs seen = runs.get(key);
+    if (seen != null) {
+      lastKey = key;
+      lastRuns = seen;
+    }
+    return seen;
   }
 
   /** The numbers missing between the runs of each producer incarnation, by producer. */
@@ -102,11 +129,11 @@ public final class Sequences {
     var gaps = new java.util.ArrayList<SequenceGap>();
     new TreeMap<>(runs).forEach((key, seen) -> {
       Long previousLast = null;
-      for (Map.Entry<Long, Long> run : seen.entrySet()) {
+      for (Run run : seen.list()) {
         if (previousLast != null) {
-          gaps.add(new SequenceGap(key.producer(), key.epoch(), previousLast + 1, run.getKey() - 1));
+          gaps.add(new SequenceGap(key.producer(), key.epoch(), previousLast + 1, run.first() - 1));
         }
-        previousLast = run.getValue();
+        previousLast = run.last();
       }
     });
     return gaps;
@@ -116,10 +143,11 @@ public final class Sequences {
     return new TreeMap<>(runs).entrySet().stream().map(e -> view(e.getKey(), e.getValue())).toList();
   }
 
-  private SequenceView view(Producer key, TreeMap<Long, Long> seen) {
-    long lowest = seen.firstKey();
-    long highest = seen.lastEntry().getValue();
-    long present = seen.entrySet().stream().mapToLong(r -> r.getValue() - r.getKey() + 1).sum();
+  private SequenceView view(Producer key, Runs seen) {
+    List<Run> list = seen.list();
+    long lowest = list.getFirst().first();
+    long highest = list.getLast().last();
+    long present = list.stream().mapToLong(r -> r.last() - r.first() + 1).sum();
     return new SequenceView(
         key.producer(), key.epoch(), lowest, highest, highest - lowest + 1 - present,
         duplicates.getOrDefault(key, 0L));
@@ -127,10 +155,10 @@ public final class Sequences {
 
   /** Restores what {@link #hashPart()} gave: the runs and duplicates of every producer incarnation. */
   void restore(Map<Producer, Seen> parts) {
+    lastKey = null;
+    lastRuns = null;
     parts.forEach((key, seen) -> {
-      var restored = new TreeMap<Long, Long>();
-      seen.runs().forEach(run -> restored.put(run.first(), run.last()));
-      runs.put(key, restored);
+      runs.put(key, Runs.of(seen.runs()));
       epochs.computeIfAbsent(key.producer(), p -> new TreeSet<>()).add(key.epoch());
       if (seen.duplicates() > 0) {
         duplicates.put(key, seen.duplicates());
@@ -144,9 +172,7 @@ public final class Sequences {
         (key, seen) ->
             parts.put(
                 key,
-                new Seen(
-                    seen.entrySet().stream().map(r -> new Run(r.getKey(), r.getValue())).toList(),
-                    duplicates.getOrDefault(key, 0L))));
+                new Seen(seen.list(), duplicates.getOrDefault(key, 0L))));
     return parts;
   }
 }

@@ -56,4 +56,21 @@ class BoundedByWritersTest {
     assertThat(state.violations()).singleElement().extracting(Violation::message).asString()
         .contains("n1 epoch 2, older than the " + FleetState.KEPT_EPOCHS + " newest epochs");
   }
+
+  @Test
+  void doesNotFoldAnEpochForgottenRightAfterTheFoldLastLookedItUp() {
+    var log = new Log();
+    for (int epoch = 1; epoch <= FleetState.KEPT_EPOCHS; epoch++) {
+      log.append("n1", epoch, 1, new OpaqueEvent("n1", "", "io.example.noise", 1, "{}"));
+    }
+    log.append("n1", 1, 2, new OpaqueEvent("n1", "", "io.example.noise", 1, "{}")); // epoch 1 looked up last...
+    log.append("n1", FleetState.KEPT_EPOCHS + 1, 1, new OpaqueEvent("n1", "", "io.example.noise", 1, "{}")); // ...and forgotten
+    log.append("n1", 1, 3, new OpaqueEvent("n1", "", "io.example.noise", 1, "{}"));
+
+    FleetState state = forgetting(log);
+
+    assertThat(state.sequences()).hasSize(FleetState.KEPT_EPOCHS).noneSatisfy(s -> assertThat(s.epoch()).isEqualTo(1));
+    assertThat(state.violations()).singleElement().extracting(Violation::message).asString()
+        .contains("n1 epoch 1, older than the " + FleetState.KEPT_EPOCHS + " newest epochs");
+  }
 }

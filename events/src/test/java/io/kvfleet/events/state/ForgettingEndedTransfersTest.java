@@ -97,6 +97,53 @@ class ForgettingEndedTransfersTest {
     assertThat(state.transfer("t1").orElseThrow().status()).isEqualTo(TransferStatus.COMPLETED);
   }
 
+  /**
+   * Two transfers dispatched at T0 that end out of order: t1 at T0+100s, then t2 (its node's clock
+   * behind) at T0+50s; coordinator decisions follow at the given seconds after T0.
+   */
+  private static List<Envelope> endingOutOfOrder(int... decisionsAt) {
+    var t0 = java.time.Instant.parse("2026-06-01T00:00:00Z");
+    var log = new java.util.ArrayList<Envelope>();
+    java.util.function.BiConsumer<Long, io.kvfleet.events.FleetEvent> append = (seconds, event) -> log.add(
+        new Envelope("e" + log.size(), "c0", 1, log.size() + 1, t0.plusSeconds(seconds), "", event));
+    for (String id : List.of("t1", "t2")) {
+      append.accept(0L, Samples.request(id, "p0", 1, "d0", 1));
+      append.accept(0L, new TransferDispatched(id, "p0", "c0"));
+    }
+    for (String id : List.of("t1", "t2")) {
+      append.accept(id.equals("t1") ? 100L : 50L,
+          new TransferCompleted(id, "p0", Samples.request(id, "p0", 1, "d0", 1).totalBytes(), 1_000, "ucx/tcp", ""));
+    }
+    for (int at : decisionsAt) {
+      append.accept((long) at, new OpaqueEvent("", "", "io.kvfleet.transfer.rejected", 99, "{}"));
+    }
+    return log;
+  }
+
+  @Test
+  void forgetsATransferThatEndedEarlierThanOneThatEndedBeforeItInTheLog() {
+    FleetState state = fold(WINDOW, endingOutOfOrder(56)); // the window (5 s) reaches back to T0+51s
+
+    assertThat(state.transfer("t2")).as("ended at T0+50s").isEmpty();
+    assertThat(state.transfer("t1")).as("ended at T0+100s").isPresent();
+    assertThat(state.counts().forgottenTransfers()).isEqualTo(1);
+    assertThat(state.violations()).isEmpty();
+  }
+
+  @Test
+  void aStateRestoredFromItsImageForgetsWhatTheStateItWasTakenOfForgets() {
+    List<Envelope> log = endingOutOfOrder(52, 56, 104, 106);
+    FleetState straight = fold(WINDOW, log);
+
+    for (int cut = 0; cut <= log.size(); cut++) {
+      FleetState restored = FleetState.restore(fold(WINDOW, log.subList(0, cut)).image());
+      log.subList(cut, log.size()).forEach(restored::apply);
+
+      assertThat(StateHash.of(restored)).as("restored after %d events", cut).isEqualTo(StateHash.of(straight));
+    }
+    assertThat(straight.counts().forgottenTransfers()).isEqualTo(2);
+  }
+
   @Test
   void neverForgetsATransferInFlightHoweverOld() {
     var log = after(new Log().append(Samples.request("t1", "p0", 1, "d0", 1)), 100);

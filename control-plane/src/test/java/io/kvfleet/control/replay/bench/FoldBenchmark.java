@@ -7,8 +7,9 @@ import io.kvfleet.events.state.FleetState;
 import org.openjdk.jmh.annotations.Benchmark;
 
 /**
- * Folding decoded events into an empty fleet on one thread: {@code FleetState.apply} alone, and a
- * replay's fold with its anomaly checks. Each operation folds the whole log from empty.
+ * Folding decoded events on one thread: {@code FleetState.apply} alone, and a replay's fold with its
+ * anomaly checks, each folding the whole log from empty; and {@code FleetState.apply} of as many events
+ * into a large state ({@link LargeStateLog}), which should cost no more a record.
  */
 public class FoldBenchmark extends MicroBenchmark {
 
@@ -28,5 +29,15 @@ public class FoldBenchmark extends MicroBenchmark {
     var replay = new Replay(ReplayOptions.defaults());
     log.decoded.forEach(replay::accept);
     return replay;
+  }
+
+  /** Events per second through {@code FleetState.apply} into a state that holds some 205,000 transfers. */
+  @Benchmark
+  public FleetState fleetStateApplyLarge(LargeStateLog log) {
+    var state = log.state;
+    for (Envelope e : log.next) {
+      state.apply(e);
+    }
+    return state;
   }
 }
