@@ -48,27 +48,6 @@ public final class ExportFrames {
     }
   }
 
-  /**
-   * Where each zstd frame of the export starts, found from the frame and block headers alone:
-   * nothing is decompressed, so how many records come before each is unknown ({@code -1}), except for
-   * the first frame, at byte 0. Empty when the file is not a zstd export of more than one frame (a
-   * gzip export, a file that is no zstd stream), whose records are then read as one stream. What
-   * {@link TimeTravel} uses to read an export with no snapshot before the until a frame per thread.
-   */
-  static List<ExportWriter.Frame> starts(Path export) {
-    try (var file = FileChannel.open(export)) {
-      var frames = new ArrayList<ExportWriter.Frame>();
-      frames.add(new ExportWriter.Frame(0, 0));
-      long size = file.size();
-      for (long at = frameEnd(file, 0); at < size; at = frameEnd(file, at)) {
-        frames.add(new ExportWriter.Frame(-1, at));
-      }
-      return frames.size() > 1 ? frames : List.of();
-    } catch (IOException | RuntimeException e) {
-      return List.of(); // not framed as the writer frames: the one-stream reader reports what is wrong
-    }
-  }
-
   /** Where the zstd frame at {@code offset} ends. */
   private static long frameEnd(FileChannel file, long offset) throws IOException {
     var head = read(file, offset, 18);

@@ -31,12 +31,9 @@ public final class ExportReader implements AutoCloseable {
   private final ExportHeader header;
   private final Path path;
   private long line = 1;
-  /** The byte the reader's first frame starts at, when the lines before it were not counted; else -1. */
-  private final long frameOffset;
 
   private ExportReader(Path path) throws IOException {
     this.path = path;
-    this.frameOffset = -1;
     this.in = Compression.decompress(Files.newInputStream(path), path);
     this.lines = new Lines(in);
     var first = lines.next();
@@ -54,15 +51,12 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
-  /** A reader from {@code frame} on; its lines are numbered from the file's start when the frame says where it is. */
-  private ExportReader(Path path, ExportHeader header, InputStream in, ExportWriter.Frame frame) {
+  private ExportReader(Path path, ExportHeader header, InputStream in, long linesBefore) {
     this.path = path;
     this.header = header;
     this.in = in;
     this.lines = new Lines(in);
-    boolean counted = frame.recordsBefore() >= 0;
-    this.line = counted ? frame.recordsBefore() + 1 : 0;
-    this.frameOffset = counted ? -1 : frame.offset();
+    this.line = linesBefore;
   }
 
   /** Opens an export and reads its header. */
@@ -90,12 +84,12 @@ public final class ExportReader implements AutoCloseable {
       start.close();
       if (frame.offset() >= Files.size(path)) {
         // The frame the writer noted after its last record: nothing follows.
-        return new ExportReader(path, start.header, InputStream.nullInputStream(), frame);
+        return new ExportReader(path, start.header, InputStream.nullInputStream(), frame.recordsBefore() + 1);
       }
       var file = Files.newInputStream(path);
       try {
         file.skipNBytes(frame.offset());
-        return new ExportReader(path, start.header, Compression.decompress(file, path), frame);
+        return new ExportReader(path, start.header, Compression.decompress(file, path), frame.recordsBefore() + 1);
       } catch (IOException | RuntimeException e) {
         file.close();
         throw e;
@@ -128,7 +122,8 @@ public final class ExportReader implements AutoCloseable {
         }
       }
     }
-    var reader = new ExportReader(path, header, Compression.decompress(new ByteArrayInputStream(compressed), path), from);
+    var reader = new ExportReader(path, header,
+        Compression.decompress(new ByteArrayInputStream(compressed), path), from.recordsBefore() + 1);
     if (from.offset() == 0) {
       reader.lines.next(); // the first frame starts with the header line
     }
@@ -153,12 +148,8 @@ public final class ExportReader implements AutoCloseable {
     try (JsonParser p = JSON.createParser(l.bytes(), l.offset(), l.length())) {
       return record(p, l);
     } catch (IOException | RuntimeException e) {
-      throw new IOException(where() + " is not an export record: " + e.getMessage(), e);
+      throw new IOException(path + " line " + line + " is not an export record: " + e.getMessage(), e);
     }
-  }
-
-  private String where() {
-    return frameOffset < 0 ? path + " line " + line : path + " line " + line + " of the frame at byte " + frameOffset;
   }
 
   private static StoredRecord record(JsonParser p, Lines.Line l) throws IOException {

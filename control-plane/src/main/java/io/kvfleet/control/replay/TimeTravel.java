@@ -22,7 +22,7 @@ import java.util.Optional;
  * it are read, from the compressed frame it names. The state reached is the one a replay from the
  * start reaches ({@code TimeTravelTest} checks the hashes). When no snapshot precedes the until
  * (or none fits, or the until names a record position, which only a full read can place), the
- * export is folded from its start, its frames read in parallel all the same.
+ * export is folded from its start.
  */
 public final class TimeTravel {
   private TimeTravel() {}
@@ -130,22 +130,8 @@ public final class TimeTravel {
         FrameTail.read(export, header.tailFrames(), header.skip(), replay::accept, ReplayRunner.DECODE_THREADS);
       }
     } else {
-      fromTheStart(export, replay, progress);
+      ReplayRunner.read(new LogSource.File(export), replay::accept, progress);
     }
     return new Result(start, replay.finish(), restoring);
-  }
-
-  /**
-   * An until before every snapshot: the export from its start, a frame per thread as after a
-   * snapshot (one stream was twice as slow: an until just before the first snapshot took longer
-   * than any after one), or as one stream where the frames cannot be found from their headers.
-   */
-  private static void fromTheStart(Path export, Replay replay, boolean progress) {
-    var frames = ExportFrames.starts(export);
-    if (frames.isEmpty()) {
-      ReplayRunner.read(new LogSource.File(export), replay::accept, progress);
-    } else {
-      FrameTail.read(export, frames, 0, replay::accept, ReplayRunner.DECODE_THREADS);
-    }
   }
 }

@@ -158,61 +158,6 @@ class TimeTravelTest {
     assertThat(ExportFrames.scan(export)).containsExactlyElementsOf(expected);
   }
 
-  @Test
-  void findsWhereEachFrameStartsFromItsHeadersAlone() {
-    var expected = new java.util.ArrayList<Long>(List.of(0L));
-    frames.forEach(f -> expected.add(f.offset()));
-
-    var starts = ExportFrames.starts(export);
-
-    assertThat(starts).extracting(ExportWriter.Frame::offset).containsExactlyElementsOf(expected);
-    assertThat(starts.getFirst().recordsBefore()).isZero();
-    assertThat(starts.subList(1, starts.size())).extracting(ExportWriter.Frame::recordsBefore).containsOnly(-1L);
-  }
-
-  @Test
-  void findsNoFramesInAGzipExportOrAFileThatIsNoZstdStream() throws Exception {
-    Path gzip = dir.resolve("fleet.jsonl.gz");
-    SyntheticExport.write(gzip, 3_000, START, 1_000);
-    Path text = Files.writeString(dir.resolve("fleet.txt"), "{\"format\":\"kvfleet-export\"}\n");
-
-    assertThat(ExportFrames.starts(gzip)).isEmpty();
-    assertThat(ExportFrames.starts(text)).isEmpty();
-  }
-
-  @Test
-  void readsAnUntilBeforeEverySnapshotAFramePerThreadToTheStateOfOneStream() {
-    var until = new Until.AtTime(START.plusMillis(4_998)); // the first snapshot folded up to 4,999 ms
-
-    var result = travel(until, KEEP);
-
-    assertThat(result.start().snapshot()).isEmpty();
-    assertThat(result.records()).isEqualTo(replayFromTheStart(until, KEEP).records());
-    assertThat(StateHash.of(result.replay().state())).isEqualTo(fromTheStart(until, KEEP));
-  }
-
-  @Test
-  void namesTheLineOfAFrameWhoseRecordsBeforeItWereNotCounted() throws Exception {
-    String headerLine;
-    try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(
-        new com.github.luben.zstd.ZstdInputStream(Files.newInputStream(export))))) {
-      headerLine = lines.readLine();
-    }
-    var first = com.github.luben.zstd.Zstd.compress((headerLine + "\n").getBytes());
-    var second = com.github.luben.zstd.Zstd.compress("not a record\n".getBytes());
-    Path broken = dir.resolve("broken-second-frame.jsonl.zst");
-    Files.write(broken, first);
-    Files.write(broken, second, StandardOpenOption.APPEND);
-
-    var starts = ExportFrames.starts(broken);
-
-    assertThat(starts).extracting(ExportWriter.Frame::offset).containsExactly(0L, (long) first.length);
-    try (var reader = ExportReader.openAt(broken, starts.get(1))) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(reader::next)
-          .hasMessageContaining("line 1 of the frame at byte " + first.length + " is not an export record");
-    }
-  }
-
   @ParameterizedTest
   @ValueSource(longs = {1, 4_999, 5_000, 17_777, 30_000})
   void countsRecordsFromTheStartOfTheExport(long records) {
