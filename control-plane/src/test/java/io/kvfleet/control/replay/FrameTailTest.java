@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * stops early leaves no worker behind.
  */
 class FrameTailTest {
-  private static final int EVENTS = 60_000;
-  private static final int FRAME = 20_000; // more records than the window of decoded batches
+  private static final int FRAME = (FrameTail.AHEAD + 8) * FrameTail.BATCH; // more than a worker's window
+  private static final int EVENTS = 3 * FRAME;
   @TempDir static Path dir;
   static Path export;
   static List<ExportWriter.Frame> frames;

@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.FleetEvent;
@@ -22,9 +25,9 @@ import java.util.Optional;
  * The common case in one streaming pass: a well-formed document of a known type whose {@code
  * type} and {@code schemaversion} come before its {@code data}, as kvfleet writes them. The data
  * binds straight from the stream to its record, without a tree. Anything unusual (a missing or
- * oddly typed attribute, an unknown type, a binding error, a name repeated in an object, bad JSON) gives empty, and {@link
- * CloudEventReader}'s tree reader decides, so both readers accept the same documents with the same
- * result and every error message comes from one place.
+ * oddly typed attribute, an unknown type, a binding error, a name repeated in an object, bad JSON)
+ * gives empty, and {@link CloudEventReader}'s tree reader decides, so both readers accept the same
+ * documents with the same result and every error message comes from one place.
  */
 final class StreamingReader {
   private final ObjectMapper mapper;
@@ -37,6 +40,11 @@ final class StreamingReader {
     // Its parsers check for repeated names themselves (UniqueNames), more cheaply than Jackson's check.
     this.mapper = strict.copy();
     mapper.getFactory().disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+    // A number where a string belongs binds as written from the stream but normalised from a tree
+    // ("1e2" against "1E+2"): refused here, so that the tree reader decides.
+    mapper.coercionConfigFor(LogicalType.Textual)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
     this.trees = mapper.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     for (EventType type : EventType.values()) {
       // The data is one value inside the document: what follows it is the envelope's, not trailing.
