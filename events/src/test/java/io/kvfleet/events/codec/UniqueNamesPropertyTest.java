@@ -40,15 +40,12 @@ class UniqueNamesPropertyTest {
       @ForAll("extras") String value, @ForAll boolean atEnd) {
     Envelope envelope = Samples.envelope(newest ? Samples.newest(type) : Samples.of(type));
     ObjectNode root = Documents.json(envelope);
-    List<ObjectNode> objects = new ArrayList<>();
-    collect(root, objects);
-    ObjectNode target = objects.get(objectIndex % objects.size());
-    if (target.isEmpty()) {
+    var field = field(root, objectIndex, fieldIndex);
+    if (field.isEmpty()) {
       return;
     }
-    List<String> names = new ArrayList<>();
-    target.fieldNames().forEachRemaining(names::add);
-    String name = names.get(fieldIndex % names.size());
+    ObjectNode target = field.get().object();
+    String name = field.get().name();
     byte[] bytes = write(root, target, name, escape, value, atEnd).getBytes(StandardCharsets.UTF_8);
 
     assertThat(streaming.read(bytes)).as(new String(bytes, StandardCharsets.UTF_8)).isEmpty();
@@ -86,6 +83,19 @@ class UniqueNamesPropertyTest {
   @Provide
   Arbitrary<String> extras() {
     return Arbitraries.of(EXTRAS);
+  }
+
+  /** An object in a document and one of its names. */
+  private record Field(ObjectNode object, String name) {}
+
+  /** One of the objects in {@code from} (itself included) and one of its names; empty for an empty object. */
+  private static Optional<Field> field(JsonNode from, int objectIndex, int fieldIndex) {
+    List<ObjectNode> objects = new ArrayList<>();
+    collect(from, objects);
+    ObjectNode target = objects.get(objectIndex % objects.size());
+    List<String> names = new ArrayList<>();
+    target.fieldNames().forEachRemaining(names::add);
+    return names.isEmpty() ? Optional.empty() : Optional.of(new Field(target, names.get(fieldIndex % names.size())));
   }
 
   private static void collect(JsonNode node, List<ObjectNode> into) {
@@ -150,12 +160,12 @@ class UniqueNamesPropertyTest {
     Envelope envelope = Samples.envelope(Samples.of(type));
     ObjectNode root = Documents.json(envelope);
     root.put("schemaversion", 1);
-    List<ObjectNode> objects = new ArrayList<>();
-    collect(root.get("data"), objects);
-    ObjectNode target = objects.get(objectIndex % objects.size());
-    List<String> names = new ArrayList<>();
-    target.fieldNames().forEachRemaining(names::add);
-    String name = names.get(fieldIndex % names.size());
+    var field = field(root.get("data"), objectIndex, fieldIndex);
+    if (field.isEmpty()) {
+      return;
+    }
+    ObjectNode target = field.get().object();
+    String name = field.get().name();
     String text = write(root, target, name, false, value, true);
     // replace, not repeat: drop the original occurrence of name in target by writing target without it
     target.remove(name);
@@ -185,15 +195,12 @@ class UniqueNamesPropertyTest {
       @ForAll("indices") int objectIndex, @ForAll("indices") int fieldIndex, @ForAll("values") String value) {
     Envelope envelope = Samples.envelope(newest ? Samples.newest(type) : Samples.of(type));
     ObjectNode root = Documents.json(envelope);
-    List<ObjectNode> objects = new ArrayList<>();
-    collect(root.get("data"), objects);
-    ObjectNode target = objects.get(objectIndex % objects.size());
-    if (target.isEmpty()) {
+    var field = field(root.get("data"), objectIndex, fieldIndex);
+    if (field.isEmpty()) {
       return;
     }
-    List<String> names = new ArrayList<>();
-    target.fieldNames().forEachRemaining(names::add);
-    String name = names.get(fieldIndex % names.size());
+    ObjectNode target = field.get().object();
+    String name = field.get().name();
     target.remove(name);
     String text = write(root, target, name, false, value, true);
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
