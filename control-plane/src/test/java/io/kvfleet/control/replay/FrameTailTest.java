@@ -52,13 +52,27 @@ class FrameTailTest {
   void aFoldThatStopsEarlyLeavesNoWorkerWaitingOnAFullWindow() throws InterruptedException {
     var folded = new AtomicInteger();
 
-    FrameTail.read(export, frames, 0, r -> folded.incrementAndGet() < 10, 2);
+    // The fold stops only once both workers wait on full windows (a state, not a time).
+    FrameTail.read(export, frames, 0, r -> folded.incrementAndGet() < 10 || !bothWorkersWait(), 2);
 
     assertThat(folded).hasValue(10);
     for (Thread t : frameThreads()) {
       t.join(TimeUnit.SECONDS.toMillis(60));
     }
     assertThat(frameThreads()).as("frame workers still alive").isEmpty();
+  }
+
+  /** Waits until both frame workers are parked (on full windows: each frame outlasts its window); true then. */
+  private static boolean bothWorkersWait() {
+    try {
+      while (frameThreads().size() != 2 || !frameThreads().stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+        Thread.sleep(10);
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static List<Thread> frameThreads() {
