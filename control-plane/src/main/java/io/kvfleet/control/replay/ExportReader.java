@@ -30,6 +30,7 @@ public final class ExportReader implements AutoCloseable {
   private final Lines lines;
   private final ExportHeader header;
   private final Path path;
+  private final LineScan scan = new LineScan();
   private long line = 1;
 
   private ExportReader(Path path) throws IOException {
@@ -145,6 +146,10 @@ public final class ExportReader implements AutoCloseable {
       return null;
     }
     line++;
+    var written = scan.read(l);
+    if (written != null) {
+      return written;
+    }
     try (JsonParser p = JSON.createParser(l.bytes(), l.offset(), l.length())) {
       return record(p, l);
     } catch (IOException | RuntimeException e) {
@@ -152,7 +157,7 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
-  private static StoredRecord record(JsonParser p, Lines.Line l) throws IOException {
+  static StoredRecord record(JsonParser p, Lines.Line l) throws IOException {
     if (p.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not a JSON object");
     }
