@@ -1,7 +1,6 @@
 package io.kvfleet.control.replay;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -36,6 +35,7 @@ final class LineScan {
   private String lastTopic;
   private byte[] lastHeaderBytes = new byte[0];
   private List<StoredRecord.Header> lastHeaders;
+  private int[] bounds = new int[16]; // four per header: name from, to, value from, to (-1: null)
 
   /** The record on {@code l}, or null when the line is not exactly as the writer writes one. */
   StoredRecord read(Lines.Line l) {
@@ -100,7 +100,7 @@ final class LineScan {
     if (pos < end && b[pos] == ']') {
       return List.of();
     }
-    var headers = new ArrayList<int[]>(2);
+    int count = 0;
     while (true) {
       if (!literal(NAME)) {
         return null;
@@ -115,7 +115,14 @@ final class LineScan {
       if (!valueNull && valueFrom < 0 || pos >= end || b[pos++] != '}') {
         return null;
       }
-      headers.add(new int[] {nameFrom, nameTo, valueFrom, valueNull ? -1 : pos - 2});
+      if (4 * count + 4 > bounds.length) {
+        bounds = Arrays.copyOf(bounds, 2 * bounds.length);
+      }
+      bounds[4 * count] = nameFrom;
+      bounds[4 * count + 1] = nameTo;
+      bounds[4 * count + 2] = valueFrom;
+      bounds[4 * count + 3] = valueNull ? -1 : pos - 2;
+      count++;
       if (pos < end && b[pos] == ']') {
         break;
       }
@@ -124,18 +131,19 @@ final class LineScan {
       }
     }
     if (!Arrays.equals(b, from, pos, lastHeaderBytes, 0, lastHeaderBytes.length)) {
-      lastHeaders = build(headers);
+      lastHeaders = build(count);
       lastHeaderBytes = Arrays.copyOfRange(b, from, pos);
     }
     return lastHeaders;
   }
 
-  private List<StoredRecord.Header> build(List<int[]> bounds) {
-    var headers = new StoredRecord.Header[bounds.size()];
-    for (int i = 0; i < headers.length; i++) {
-      int[] h = bounds.get(i);
-      headers[i] = new StoredRecord.Header(new String(b, h[0], h[1] - h[0], StandardCharsets.US_ASCII),
-          h[2] < 0 ? null : Arrays.copyOfRange(b, h[2], h[3]));
+  private List<StoredRecord.Header> build(int count) {
+    var headers = new StoredRecord.Header[count];
+    for (int i = 0; i < count; i++) {
+      int at = 4 * i;
+      String name = new String(b, bounds[at], bounds[at + 1] - bounds[at], StandardCharsets.US_ASCII);
+      headers[i] = new StoredRecord.Header(name,
+          bounds[at + 2] < 0 ? null : Arrays.copyOfRange(b, bounds[at + 2], bounds[at + 3]));
     }
     return List.of(headers);
   }

@@ -2,6 +2,9 @@ package io.kvfleet.control.replay;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /** Splits a stream into lines of bytes ({@code \n}-terminated), without decoding them. */
@@ -12,6 +15,11 @@ final class Lines {
    * line grew the buffer until the heap or the array size ran out.
    */
   static final int MAX_LINE = 256 << 20;
+
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL;
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
 
   private final InputStream in;
   private byte[] buffer = new byte[1 << 16];
@@ -29,12 +37,11 @@ final class Lines {
   /** The next line, without its terminator; null at the end. */
   Line next() throws IOException {
     while (true) {
-      for (int i = start; i < end; i++) {
-        if (buffer[i] == '\n') {
-          var line = new Line(buffer, start, i - start);
-          start = i + 1;
-          return line;
-        }
+      int i = newline(buffer, start, end);
+      if (i >= 0) {
+        var line = new Line(buffer, start, i - start);
+        start = i + 1;
+        return line;
       }
       if (eof) {
         if (start == end) {
@@ -46,6 +53,27 @@ final class Lines {
       }
       fill();
     }
+  }
+
+  /**
+   * Where the first {@code \n} of {@code b[from, to)} is, or -1: eight bytes a word (a zero byte of
+   * the word xor newlines, found by the usual borrow trick), the last few one by one.
+   */
+  static int newline(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONGS.get(b, i) ^ NEWLINES;
+      long found = (x - ONES) & ~x & HIGHS;
+      if (found != 0) {
+        return i + (Long.numberOfTrailingZeros(found) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private void fill() throws IOException {
