@@ -42,7 +42,7 @@ final class OlderVersions {
   }
 
   /** The fields version 2 of a type added; none for a type still at version 1. */
-  private static List<String> addedAfterVersion1(EventType type) {
+  static List<String> addedAfterVersion1(EventType type) {
     return switch (type) {
       case TRANSFER_REQUESTED -> List.of("requestId", "parts", "recomputed");
       case TRANSFER_COMPLETED -> List.of("parts");
