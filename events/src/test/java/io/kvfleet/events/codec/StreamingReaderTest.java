@@ -8,8 +8,12 @@ import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.Samples;
 import io.kvfleet.events.TransferCompleted;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -102,10 +106,10 @@ class StreamingReaderTest {
   }
 
   /** {@code envelope}'s document as version 1 writes it (the fields version 2 added left out), then edited. */
-  private static byte[] versionOne(Envelope envelope, java.util.function.Consumer<ObjectNode> editData) {
+  private static byte[] versionOne(Envelope envelope, Consumer<ObjectNode> editData) {
     var added = switch (EventType.of(envelope.data())) {
-      case TRANSFER_DISPATCHED -> java.util.List.of("sourceEpoch", "order", "orderKeyId", "orderSignature");
-      default -> java.util.List.of("requestId", "parts", "recomputed");
+      case TRANSFER_DISPATCHED -> List.of("sourceEpoch", "order", "orderKeyId", "orderSignature");
+      default -> List.of("requestId", "parts", "recomputed");
     };
     return Documents.edited(envelope, node -> {
       node.put("schemaversion", 1);
@@ -157,11 +161,11 @@ class StreamingReaderTest {
       "an object in an array    | 2 | \"data\":{                                 | \"hints\":[[{\"x\":1,\"x\":1}]],"})
   void leavesARepeatedNameAnywhereToTheTreeReaderWhichRefusesIt(String where, int version, String at, String insert) {
     var event = version == 1 ? Samples.of(EventType.TRANSFER_REQUESTED) : Samples.newest(EventType.TRANSFER_REQUESTED);
-    String document = new String(Documents.CODEC.encode(Samples.envelope(event)), java.nio.charset.StandardCharsets.UTF_8);
+    String document = new String(Documents.CODEC.encode(Samples.envelope(event)), StandardCharsets.UTF_8);
     int end = document.indexOf(at) + at.length();
     assertThat(end).as(where).isGreaterThan(at.length());
     byte[] bytes = (document.substring(0, end) + insert + document.substring(end))
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        .getBytes(StandardCharsets.UTF_8);
 
     assertThat(streaming.read(bytes)).as(where).isEmpty();
     assertThat(new EventCodec().decode(bytes)).as(where)
@@ -177,19 +181,19 @@ class StreamingReaderTest {
   void readsEveryFractionAsInstantParseDoes(
       @ForAll @IntRange(min = 0, max = 2_000_000_000) int seconds,
       @ForAll @IntRange(min = 0, max = 999_999_999) int nanos) {
-    String text = java.time.Instant.ofEpochSecond(seconds, nanos).toString();
+    String text = Instant.ofEpochSecond(seconds, nanos).toString();
 
-    assertThat(new Timestamps().parse(text)).isEqualTo(java.time.Instant.parse(text));
+    assertThat(new Timestamps().parse(text)).isEqualTo(Instant.parse(text));
   }
 
   @Test
   void keepsTheLastSecondButReadsEachFraction() {
     var timestamps = new Timestamps();
 
-    assertThat(timestamps.parse("2026-11-30T17:49:00.5Z")).isEqualTo(java.time.Instant.parse("2026-11-30T17:49:00.5Z"));
+    assertThat(timestamps.parse("2026-11-30T17:49:00.5Z")).isEqualTo(Instant.parse("2026-11-30T17:49:00.5Z"));
     assertThat(timestamps.parse("2026-11-30T17:49:00.000000007Z"))
-        .isEqualTo(java.time.Instant.parse("2026-11-30T17:49:00.000000007Z"));
-    assertThat(timestamps.parse("2026-11-30T17:49:01Z")).isEqualTo(java.time.Instant.parse("2026-11-30T17:49:01Z"));
+        .isEqualTo(Instant.parse("2026-11-30T17:49:00.000000007Z"));
+    assertThat(timestamps.parse("2026-11-30T17:49:01Z")).isEqualTo(Instant.parse("2026-11-30T17:49:01Z"));
   }
 
   @Test
