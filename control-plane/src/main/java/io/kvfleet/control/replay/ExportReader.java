@@ -3,6 +3,7 @@ package io.kvfleet.control.replay;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ReplayJson;
 import java.io.ByteArrayInputStream;
@@ -24,7 +25,12 @@ import java.util.List;
  * out of the line), so it decodes as it did on the broker.
  */
 public final class ExportReader implements AutoCloseable {
-  private static final JsonFactory JSON = new JsonFactory();
+  /**
+   * A string may be as long as a line: the writer embeds a key or header of any length, and Jackson's
+   * default of 20,000,000 characters refused a record the export had written.
+   */
+  private static final JsonFactory JSON = JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Lines.MAX_LINE).build()).build();
 
   private final InputStream in;
   private final Lines lines;
@@ -157,6 +163,7 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
+  /** One line's record by Jackson (package-private: {@code LineScanTest} holds {@link LineScan} to it). */
   static StoredRecord record(JsonParser p, Lines.Line l) throws IOException {
     if (p.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not a JSON object");

@@ -26,13 +26,16 @@ final class LineScan {
   private static final byte[] HEADER_VALUE = ascii(",\"value\":");
   private static final byte[] VALUE = ascii("],\"value\":");
   private static final byte[] TOMBSTONE = ascii("null}");
+  private static final byte[] NOT_PLAIN = new byte[0];
+  /** Past this, a header list or its bytes are not kept for the next line (a crafted line of millions). */
+  private static final int KEPT = 1 << 12;
 
   private byte[] b;
   private int pos;
   private int end;
   // A log has few topics, and its records mostly repeat their headers: the last ones are kept.
   private byte[] lastTopicBytes = new byte[0];
-  private String lastTopic;
+  private String lastTopic = "";
   private byte[] lastHeaderBytes = new byte[0];
   private List<StoredRecord.Header> lastHeaders;
   private int[] bounds = new int[16]; // four per header: name from, to, value from, to (-1: null)
@@ -42,44 +45,53 @@ final class LineScan {
     b = l.bytes();
     pos = l.offset();
     end = l.offset() + l.length();
-    if (!literal(TOPIC)) {
+    String topic = literal(TOPIC) ? topic() : null;
+    if (topic == null || !literal(PARTITION)) {
       return null;
     }
-    String topic = topic();
-    long partition = literal(PARTITION) ? digits(Integer.MAX_VALUE) : -1;
-    long offset = partition >= 0 && literal(OFFSET) ? digits(Long.MAX_VALUE) : -1;
-    long timestamp = offset >= 0 && literal(TIMESTAMP) ? digits(Long.MAX_VALUE) : -1;
-    if (topic == null || timestamp < 0 || !literal(KEY)) {
+    long partition = digits(Integer.MAX_VALUE);
+    if (partition < 0 || !literal(OFFSET)) {
       return null;
     }
-    boolean keyNull = literal(NULL);
-    int keyFrom = keyNull ? pos : plain();
-    int keyTo = pos - 1;
-    if (keyFrom < 0 || !literal(HEADERS)) {
+    long offset = digits(Long.MAX_VALUE);
+    if (offset < 0 || !literal(TIMESTAMP)) {
       return null;
     }
-    byte[] key = keyNull ? null : Arrays.copyOfRange(b, keyFrom, keyTo);
+    long timestamp = digits(Long.MAX_VALUE);
+    if (timestamp < 0 || !literal(KEY)) {
+      return null;
+    }
+    byte[] key = key();
+    if (key == NOT_PLAIN || !literal(HEADERS)) {
+      return null;
+    }
     List<StoredRecord.Header> headers = headers();
     if (headers == null || !literal(VALUE)) {
       return null;
     }
-    byte[] value;
-    if (literal(TOMBSTONE)) {
-      if (pos != end) {
-        return null;
-      }
-      value = null;
-    } else if (pos < end && b[pos] == '{') {
-      int from = pos - l.offset();
-      int to = ExportReader.lastValueEnd(l, from);
-      if (to < 0) {
-        return null;
-      }
-      value = Arrays.copyOfRange(b, l.offset() + from, l.offset() + to);
-    } else {
+    byte[] value = value(l);
+    return value == NOT_PLAIN ? null : new StoredRecord(topic, (int) partition, offset, timestamp, key, headers, value);
+  }
+
+  /** The key's bytes; null for JSON's null; {@link #NOT_PLAIN} when it is not as the writer writes one. */
+  private byte[] key() {
+    if (literal(NULL)) {
       return null;
     }
-    return new StoredRecord(topic, (int) partition, offset, timestamp, key, headers, value);
+    int from = plain();
+    return from < 0 ? NOT_PLAIN : Arrays.copyOfRange(b, from, pos - 1);
+  }
+
+  /** The embedded value closing the line; null for a tombstone; {@link #NOT_PLAIN} otherwise. */
+  private byte[] value(Lines.Line l) {
+    if (literal(TOMBSTONE)) {
+      return pos == end ? null : NOT_PLAIN;
+    }
+    if (pos == end || b[pos] != '{') {
+      return NOT_PLAIN;
+    }
+    int to = ExportReader.lastValueEnd(l, pos - l.offset());
+    return to < 0 ? NOT_PLAIN : Arrays.copyOfRange(b, pos, l.offset() + to);
   }
 
   private String topic() {
@@ -130,11 +142,18 @@ final class LineScan {
         return null;
       }
     }
-    if (!Arrays.equals(b, from, pos, lastHeaderBytes, 0, lastHeaderBytes.length)) {
-      lastHeaders = build(count);
+    if (Arrays.equals(b, from, pos, lastHeaderBytes, 0, lastHeaderBytes.length)) {
+      return lastHeaders;
+    }
+    var built = build(count);
+    if (pos - from <= KEPT) {
+      lastHeaders = built;
       lastHeaderBytes = Arrays.copyOfRange(b, from, pos);
     }
-    return lastHeaders;
+    if (bounds.length > KEPT) {
+      bounds = new int[16];
+    }
+    return built;
   }
 
   private List<StoredRecord.Header> build(int count) {

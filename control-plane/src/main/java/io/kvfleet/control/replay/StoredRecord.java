@@ -26,7 +26,10 @@ public record StoredRecord(
     headers = List.copyOf(requireNonNull(headers, "headers must not be null"));
   }
 
-  /** One record header; its value may be null. */
+  /**
+   * One record header; its value may be null. Read-only: records an export reader reads in a row share
+   * their headers' objects and bytes where the lines repeat them ({@code LineScan}).
+   */
   public record Header(String name, byte[] value) {
     public Header {
       requireNonNull(name, "name must not be null");

@@ -83,6 +83,30 @@ class LineScanTest {
     assertThat(new LineScan().read(followed)).as("left to Jackson").isNull();
   }
 
+  @Example
+  void readsBackAKeyLongerThanJacksonsDefaultLimitOnBothPaths() throws IOException {
+    byte[] key = new byte[20_000_001];
+    Arrays.fill(key, (byte) 'k');
+    var plain = new StoredRecord(Topics.NODES, 0, 1, 2, key, List.of(), "{}".getBytes(StandardCharsets.US_ASCII));
+    var escaped = new StoredRecord(Topics.NODES, 0, 2, 3, key,
+        List.of(new StoredRecord.Header("h", "\u00e9".getBytes(StandardCharsets.UTF_8))), plain.value());
+    Path file = Files.createTempFile("linescan", ".jsonl.zst");
+    try {
+      try (var writer = ExportWriter.create(file, header())) {
+        writer.write(plain);
+        writer.write(escaped);
+        writer.finish();
+      }
+      try (var reader = ExportReader.open(file)) {
+        assertSame(reader.next(), plain);
+        assertSame(reader.next(), escaped);
+        assertThat(reader.next()).isNull();
+      }
+    } finally {
+      Files.delete(file);
+    }
+  }
+
   private static Lines.Line line(String text) {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
     return new Lines.Line(b, 0, b.length);
@@ -142,7 +166,11 @@ class LineScanTest {
         lines.next();
         var all = new ArrayList<Lines.Line>();
         for (var l = lines.next(); l != null; l = lines.next()) {
-          all.add(new Lines.Line(Arrays.copyOfRange(l.bytes(), l.offset(), l.offset() + l.length()), 0, l.length()));
+          // Each line inside bytes before and after it, as a line sits in the reader's buffer.
+          byte[] inside = new byte[l.length() + 10];
+          Arrays.fill(inside, (byte) '}');
+          System.arraycopy(l.bytes(), l.offset(), inside, 5, l.length());
+          all.add(new Lines.Line(inside, 5, l.length()));
         }
         return all;
       } finally {
