@@ -1,19 +1,11 @@
 package io.kvfleet.events.snapshot;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -23,68 +15,80 @@ import java.util.Map;
  * maps with entries sorted by the bytes of their keys, so it depends on no iteration order and
  * no JVM run. Anything else is a programming error.
  *
- * <p>The hash streams this form into SHA-256 instead of building it in memory, and reads record
- * components through method handles looked up once per class: a fleet with hundreds of thousands
- * of transfers hashes in about half a second. The bytes are the same as writing each part in turn.
+ * <p>The hash streams this form into SHA-256 instead of building it in memory ({@link CanonicalSink}),
+ * reads record components through readers spun once per class ({@link RecordShape}), and sorts a
+ * map of string keys by their UTF-8 alone. The bytes are those of the form as first written, which
+ * snapshots carry (a test keeps that form, to compare).
  */
 final class Canonical {
-  /** A record component: its tagged name, written before its value, and its accessor. */
-  private record Component(byte[] taggedName, MethodHandle accessor) {}
+  /** A map entry by the canonical form of its key. */
+  private record Keyed(byte[] key, Object value) {}
 
-  /** A record class: its tagged simple name and components. */
-  private record Shape(byte[] taggedName, Component[] components) {}
+  /** A map entry by the UTF-8 of its string key: the canonical form of the key less its tag and length. */
+  private record StringKeyed(byte[] utf8, Object value) {}
 
-  private static final ClassValue<Shape> SHAPES =
+  /** Each constant's tagged name, by ordinal, per enum class. */
+  private static final ClassValue<byte[][]> ENUM_NAMES =
       new ClassValue<>() {
         @Override
-        protected Shape computeValue(Class<?> type) {
-          return shapeOf(type);
+        protected byte[][] computeValue(Class<?> type) {
+          Object[] constants = type.getEnumConstants();
+          var names = new byte[constants.length][];
+          for (int i = 0; i < constants.length; i++) {
+            names[i] = CanonicalSink.tagged('E', type.getSimpleName() + "." + ((Enum<?>) constants[i]).name());
+          }
+          return names;
         }
       };
 
-  private final DataOutputStream out;
+  /**
+   * The order of the bytes of 'S', a big-endian length and UTF-8, as {@link Arrays#compare} orders them
+   * (signed bytes): the length first, as its bytes with their top bits flipped order unsigned (so a
+   * signed int of the length with the top bits of its three lower bytes flipped), then the UTF-8.
+   */
+  private static final Comparator<StringKeyed> STRING_KEY_ORDER = (a, b) -> {
+    int byLength = Integer.compare(a.utf8().length ^ 0x00808080, b.utf8().length ^ 0x00808080);
+    return byLength != 0 ? byLength : Arrays.compare(a.utf8(), b.utf8());
+  };
 
-  private Canonical(OutputStream sink) {
-    this.out = new DataOutputStream(sink);
+  private final CanonicalSink sink;
+
+  private Canonical(CanonicalSink sink) {
+    this.sink = sink;
   }
 
   /** Hex SHA-256 of the canonical form of {@code value}. */
   static String sha256(Object value) {
+    MessageDigest digest;
     try {
-      var digest = MessageDigest.getInstance("SHA-256");
-      var canonical = new Canonical(new DigestSink(digest));
-      canonical.write(value);
-      canonical.out.flush();
-      return HexFormat.of().formatHex(digest.digest());
+      digest = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a digest stream does not fail
     }
+    var sink = CanonicalSink.into(digest);
+    new Canonical(sink).write(value);
+    sink.drain();
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   static byte[] encode(Object value) {
-    var bytes = new ByteArrayOutputStream();
-    try {
-      new Canonical(bytes).write(value);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
-    }
-    return bytes.toByteArray();
+    var sink = CanonicalSink.collecting();
+    new Canonical(sink).write(value);
+    return sink.toByteArray();
   }
 
-  private void write(Object value) throws IOException {
+  private void write(Object value) {
     switch (value) {
-      case null -> out.writeByte('N');
-      case String s -> string('S', s);
+      case null -> sink.writeByte('N');
+      case String s -> sink.writeString('S', s);
       case Long n -> number(n);
       case Integer n -> number(n);
-      case Boolean b -> out.writeBytes(b ? "T" : "F");
-      case Enum<?> e -> string('E', e.getDeclaringClass().getSimpleName() + "." + e.name());
+      case Boolean b -> sink.writeByte(b ? 'T' : 'F');
+      case Enum<?> e -> sink.write(ENUM_NAMES.get(e.getDeclaringClass())[e.ordinal()]);
       case Instant t -> {
-        out.writeByte('I');
-        out.writeLong(t.getEpochSecond());
-        out.writeInt(t.getNano());
+        sink.writeByte('I');
+        sink.writeLong(t.getEpochSecond());
+        sink.writeInt(t.getNano());
       }
       case Record r -> record(r);
       case List<?> list -> list(list);
@@ -93,131 +97,88 @@ final class Canonical {
     }
   }
 
-  private void number(long n) throws IOException {
-    out.writeByte('L');
-    out.writeLong(n);
+  private void number(long n) {
+    sink.writeByte('L');
+    sink.writeLong(n);
   }
 
-  private void string(char tag, String s) throws IOException {
-    out.write(tagged(tag, s));
-  }
-
-  private static byte[] tagged(char tag, String s) {
-    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    byte[] bytes = new byte[5 + utf8.length];
-    bytes[0] = (byte) tag;
-    bytes[1] = (byte) (utf8.length >>> 24);
-    bytes[2] = (byte) (utf8.length >>> 16);
-    bytes[3] = (byte) (utf8.length >>> 8);
-    bytes[4] = (byte) utf8.length;
-    System.arraycopy(utf8, 0, bytes, 5, utf8.length);
-    return bytes;
-  }
-
-  private void record(Record r) throws IOException {
-    Shape shape = SHAPES.get(r.getClass());
-    out.write(shape.taggedName());
-    out.writeInt(shape.components().length);
-    for (Component component : shape.components()) {
-      out.write(component.taggedName());
-      write(valueOf(component, r));
-    }
-  }
-
-  private static Object valueOf(Component component, Record r) {
-    try {
-      return (Object) component.accessor().invokeExact(r);
-    } catch (Throwable e) {
-      throw new IllegalStateException("cannot read a component of " + r.getClass(), e);
-    }
-  }
-
-  private static Shape shapeOf(Class<?> type) {
-    RecordComponent[] components = type.getRecordComponents();
-    var shape = new Component[components.length];
-    for (int i = 0; i < components.length; i++) {
-      try {
-        var accessor = components[i].getAccessor();
-        accessor.setAccessible(true); // any record a state holds, public or not
-        shape[i] = new Component(tagged('C', components[i].getName()),
-            MethodHandles.lookup().unreflect(accessor).asType(
-                java.lang.invoke.MethodType.methodType(Object.class, Record.class)));
-      } catch (IllegalAccessException e) {
-        throw new IllegalStateException("cannot read " + components[i], e);
+  private void record(Record r) {
+    RecordShape shape = RecordShape.of(r.getClass());
+    sink.write(shape.taggedName());
+    sink.writeInt(shape.components().length);
+    for (RecordShape.Component component : shape.components()) {
+      sink.write(component.taggedName());
+      switch (component.kind()) {
+        case NUMBER -> number(component.number().applyAsLong(r));
+        case BOOLEAN -> sink.writeByte(component.flag().test(r) ? 'T' : 'F');
+        case STRING -> string((String) component.value().apply(r));
+        case VALUE -> write(component.value().apply(r));
       }
     }
-    return new Shape(tagged('R', type.getSimpleName()), shape);
   }
 
-  private void list(List<?> list) throws IOException {
-    out.writeByte('A');
-    out.writeInt(list.size());
+  private void string(String s) {
+    if (s == null) {
+      sink.writeByte('N');
+    } else {
+      sink.writeString('S', s);
+    }
+  }
+
+  private void list(List<?> list) {
+    sink.writeByte('A');
+    sink.writeInt(list.size());
     for (Object element : list) {
       write(element);
     }
   }
 
   /** Entries sorted by the bytes of their keys; each key, then its value, written in turn. */
-  private void map(Map<?, ?> map) throws IOException {
-    List<Map.Entry<byte[], Object>> entries = new ArrayList<>(map.size());
-    for (Map.Entry<?, ?> entry : map.entrySet()) {
-      // A string key (ids: the large maps) is encoded here directly: the same bytes as encode(key).
-      byte[] key = entry.getKey() instanceof String s ? tagged('S', s) : encode(entry.getKey());
-      entries.add(Map.entry(key, valueOrNullMarker(entry.getValue())));
-    }
-    entries.sort((a, b) -> Arrays.compare(a.getKey(), b.getKey()));
-    out.writeByte('M');
-    out.writeInt(entries.size());
-    for (Map.Entry<byte[], Object> entry : entries) {
-      out.write(entry.getKey());
-      write(entry.getValue() == NULL ? null : entry.getValue());
+  private void map(Map<?, ?> map) {
+    Map.Entry<?, ?>[] entries = map.entrySet().toArray(new Map.Entry<?, ?>[0]);
+    if (stringKeys(entries)) {
+      stringKeyed(entries);
+    } else {
+      keyed(entries);
     }
   }
 
-  private static final Object NULL = new Object(); // Map.entry takes no null values
-
-  /**
-   * Buffers into the digest without a lock: {@code BufferedOutputStream} takes one per write, and
-   * the canonical form is millions of small writes (most of a hash's time went there).
-   */
-  private static final class DigestSink extends OutputStream {
-    private final MessageDigest digest;
-    private final byte[] buffer = new byte[1 << 16];
-    private int used;
-
-    DigestSink(MessageDigest digest) {
-      this.digest = digest;
-    }
-
-    @Override
-    public void write(int b) {
-      if (used == buffer.length) {
-        flush();
+  private static boolean stringKeys(Map.Entry<?, ?>[] entries) {
+    for (Map.Entry<?, ?> entry : entries) {
+      if (!(entry.getKey() instanceof String)) {
+        return false;
       }
-      buffer[used++] = (byte) b;
     }
+    return true;
+  }
 
-    @Override
-    public void write(byte[] bytes, int offset, int length) {
-      if (length > buffer.length - used) {
-        flush();
-        if (length > buffer.length) {
-          digest.update(bytes, offset, length);
-          return;
-        }
-      }
-      System.arraycopy(bytes, offset, buffer, used, length);
-      used += length;
+  /** String keys (ids: the large maps): each key's UTF-8 taken once, and no tag or length copied to sort. */
+  private void stringKeyed(Map.Entry<?, ?>[] entries) {
+    var keyed = new StringKeyed[entries.length];
+    for (int i = 0; i < entries.length; i++) {
+      keyed[i] = new StringKeyed(((String) entries[i].getKey()).getBytes(StandardCharsets.UTF_8), entries[i].getValue());
     }
-
-    @Override
-    public void flush() {
-      digest.update(buffer, 0, used);
-      used = 0;
+    Arrays.sort(keyed, STRING_KEY_ORDER);
+    sink.writeByte('M');
+    sink.writeInt(keyed.length);
+    for (StringKeyed entry : keyed) {
+      sink.writeTagged('S', entry.utf8());
+      write(entry.value());
     }
   }
 
-  private static Object valueOrNullMarker(Object value) {
-    return value == null ? NULL : value;
+  /** Any other keys: each encoded once, the entries sorted (stably) by those bytes. */
+  private void keyed(Map.Entry<?, ?>[] entries) {
+    var keyed = new Keyed[entries.length];
+    for (int i = 0; i < entries.length; i++) {
+      keyed[i] = new Keyed(encode(entries[i].getKey()), entries[i].getValue());
+    }
+    Arrays.sort(keyed, (a, b) -> Arrays.compare(a.key(), b.key()));
+    sink.writeByte('M');
+    sink.writeInt(keyed.length);
+    for (Keyed entry : keyed) {
+      sink.write(entry.key());
+      write(entry.value());
+    }
   }
 }

@@ -20,13 +20,17 @@ public final class StateHash {
 
   /** The hash of the state {@code image} was taken of. */
   static String of(StateImage image) {
-    return Canonical.sha256(
-        List.of(
-            image.applied(), image.peers(),
-            List.of(image.regions(), image.staleRegistrations(), image.staleKeys(), image.failures(),
-                image.failuresByReason()),
-            image.transfers(),
-            List.of(image.keepEndedMillis(), image.forgottenTransfers(), image.lateOutcomes()), image.sequences(),
-            image.skipped(), image.decisions(), image.opaqueByType(), image.violations(), image.layouts()));
+    return Canonical.sha256(parts(image));
+  }
+
+  /** What the hash is of: the image's parts, grouped as they were when the hash was first written. */
+  static List<Object> parts(StateImage image) {
+    return List.of(
+        image.applied(), image.peers(),
+        List.of(image.regions(), image.staleRegistrations(), image.staleKeys(), image.failures(),
+            image.failuresByReason()),
+        image.transfers(),
+        List.of(image.keepEndedMillis(), image.forgottenTransfers(), image.lateOutcomes()), image.sequences(),
+        image.skipped(), image.decisions(), image.opaqueByType(), image.violations(), image.layouts());
   }
 }

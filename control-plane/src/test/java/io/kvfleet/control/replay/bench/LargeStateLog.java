@@ -29,8 +29,13 @@ public class LargeStateLog {
 
   @Setup(Level.Trial)
   public void generate() {
-    var before = FleetState.keepingEnded(Duration.ofMinutes(10));
     next = new ArrayList<>(MicroLog.EVENTS);
+    image = fold(next).image();
+  }
+
+  /** The fold of the first {@link #BEFORE} events; the {@link MicroLog#EVENTS} after them go to {@code next}. */
+  static FleetState fold(List<Envelope> next) {
+    var before = FleetState.keepingEnded(Duration.ofMinutes(10));
     SyntheticFleet.generate(BEFORE + MicroLog.EVENTS, Instant.parse("2026-06-01T12:00:00Z"), e -> {
       if (before.appliedCount() < BEFORE) {
         before.apply(e);
@@ -38,9 +43,9 @@ public class LargeStateLog {
         next.add(e);
       }
     });
-    image = before.image();
     System.out.printf("large state: %,d events folded, %,d transfers held%n", before.appliedCount(),
         before.counts().transfers());
+    return before;
   }
 
   @Setup(Level.Invocation)

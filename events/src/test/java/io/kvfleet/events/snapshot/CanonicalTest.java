@@ -1,0 +1,88 @@
+package io.kvfleet.events.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.Histories;
+import io.kvfleet.events.state.StateImage;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/** The canonical form is byte for byte the one {@link CanonicalReference} writes: earlier snapshots carry its hashes. */
+class CanonicalTest {
+
+  @Property(tries = 1_000)
+  void encodesEveryValueAsTheReferenceDoes(@ForAll long seed) {
+    Object value = new RandomValues(seed).value(3);
+
+    assertSameForm(value);
+  }
+
+  @Property(tries = 500)
+  void hashesEveryFoldedStateAsTheReferenceDoes(@ForAll("histories") List<Envelope> history) {
+    StateImage image = FleetState.fold(history).image();
+
+    assertSameForm(StateHash.parts(image));
+    assertThat(StateHash.of(image)).isEqualTo(ReferenceStateHash.reference(image));
+  }
+
+  @Provide
+  Arbitrary<List<Envelope>> histories() {
+    return Histories.histories();
+  }
+
+  @Test
+  void sortsStringKeysByTheirLengthFirstAsSignedBytes() {
+    Map<Object, Object> map = new HashMap<>();
+    for (int length : new int[] {0, 1, 2, 127, 128, 129, 255, 256, 300, 383, 384, 65_535, 65_536}) {
+      map.put("a".repeat(length), length);
+      map.put("b".repeat(length), -length);
+    }
+    map.put("é", 1);
+    Map<Object, Object> ascii = new HashMap<>(map);
+    ascii.remove("é");
+
+    assertSameForm(map);
+    assertSameForm(ascii);
+  }
+
+  @Test
+  void writesStringsAcrossTheDigestBufferAsTheReferenceDoes() {
+    List<Object> values = new ArrayList<>();
+    for (int length = (1 << 16) - 8; length <= (1 << 16) + 2; length++) {
+      values.add("x".repeat(length));
+      values.add("é".repeat(length / 2));
+      values.add(Instant.ofEpochSecond(length, length));
+    }
+
+    assertSameForm(values);
+  }
+
+  @Test
+  void keepsTheOrderOfKeysWithTheSameBytesAsTheReferenceDoes() {
+    Map<Object, Object> map = new LinkedHashMap<>();
+    map.put(5L, "long");
+    map.put(5, "int");
+    map.put("\uD800", "high");
+    map.put("\uDC00", "low");
+    map.put("?", "question");
+    map.put(null, null);
+
+    assertSameForm(map);
+  }
+
+  private static void assertSameForm(Object value) {
+    assertThat(Canonical.encode(value)).isEqualTo(CanonicalReference.encode(value));
+    assertThat(Canonical.sha256(value)).isEqualTo(CanonicalReference.sha256(value));
+  }
+}
