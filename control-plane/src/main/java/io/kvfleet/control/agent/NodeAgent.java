@@ -359,6 +359,12 @@ public final class NodeAgent extends VerticleBase {
     return httpPort;
   }
 
+  /** Outcomes of the current incarnation that its full event buffer refused and Kafka has not taken yet. */
+  public int outcomesHeldBack() {
+    var current = outcomes;
+    return current == null ? 0 : current.heldBack();
+  }
+
   /** The current incarnation's epoch (a fenced agent joins again with a new one). */
   public long epoch() {
     return config.epoch();

@@ -8,6 +8,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,8 @@ final class OutcomePublisher {
   private final Context context;
   private final EventPublisher publisher;
   private final BooleanSupplier crashed;
+  /** Outcomes the full buffer refused that Kafka has not taken yet (read by other threads). */
+  private final AtomicInteger heldBack = new AtomicInteger();
 
   OutcomePublisher(Vertx vertx, Context context, EventPublisher publisher, BooleanSupplier crashed) {
     this.vertx = vertx;
@@ -58,16 +61,23 @@ final class OutcomePublisher {
     return publisher.capacity();
   }
 
+  /** Outcomes the full buffer refused that Kafka has not taken yet. */
+  int heldBack() {
+    return heldBack.get();
+  }
+
   private Future<Void> publishOutcome(FleetEvent event, String correlationId, boolean firstTry) {
     return publish(event, correlationId).recover(refused -> {
       if (crashed.getAsBoolean() || !KvfleetException.isBufferFull(refused)) {
         return Future.failedFuture(refused);
       }
+      Promise<Void> later = Promise.promise();
       if (firstTry) {
         LOG.warn("{} {} waits, offered again every {}: {}", event.wireType(), event.subject(), OUTCOME_RETRY,
             refused.getMessage());
+        heldBack.incrementAndGet();
+        later.future().onComplete(done -> heldBack.decrementAndGet());
       }
-      Promise<Void> later = Promise.promise();
       vertx.setTimer(OUTCOME_RETRY.toMillis(), t -> publishOutcome(event, correlationId, false).onComplete(later));
       return later.future();
     });

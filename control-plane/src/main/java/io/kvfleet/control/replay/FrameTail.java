@@ -44,6 +44,12 @@ final class FrameTail {
    * stream; stops when the sink says false. {@code frames} are consecutive frames of the export.
    */
   static void read(Path export, List<ExportWriter.Frame> frames, long skip, Predicate<LogRecord> sink, int threads) {
+    read(export, frames, skip, sink, threads, AHEAD);
+  }
+
+  /** As {@link #read(Path, List, long, Predicate, int)}, with a window of {@code ahead} batches (tests use a small one). */
+  static void read(Path export, List<ExportWriter.Frame> frames, long skip, Predicate<LogRecord> sink, int threads,
+      int ahead) {
     if (frames.isEmpty()) {
       throw new IllegalArgumentException("no frame to read from");
     }
@@ -64,7 +70,8 @@ final class FrameTail {
       while (more && (next < frames.size() - 1 || !pending.isEmpty())) {
         // Frames ahead of the fold hold their decoded records: no more than one a thread (GC pays for the rest).
         while (next < frames.size() - 1 && pending.size() < Math.max(1, threads)) {
-          var feed = new Feed(export, header, frames.get(next), frames.get(next + 1), next == 0 ? skip : 0, codec, stop);
+          var feed = new Feed(export, header, frames.get(next), frames.get(next + 1), next == 0 ? skip : 0, codec, stop,
+              ahead);
           pool.execute(feed::run);
           pending.add(feed);
           next++;
@@ -96,11 +103,11 @@ final class FrameTail {
     private final long skip;
     private final EventCodec codec;
     private final AtomicBoolean stop;
-    private final BlockingQueue<List<LogRecord>> batches = new LinkedBlockingQueue<>(AHEAD);
+    private final BlockingQueue<List<LogRecord>> batches;
     private volatile RuntimeException failure;
 
     Feed(Path export, ExportHeader header, ExportWriter.Frame from, ExportWriter.Frame to, long skip, EventCodec codec,
-        AtomicBoolean stop) {
+        AtomicBoolean stop, int ahead) {
       this.export = export;
       this.header = header;
       this.from = from;
@@ -108,6 +115,7 @@ final class FrameTail {
       this.skip = skip;
       this.codec = codec;
       this.stop = stop;
+      this.batches = new LinkedBlockingQueue<>(ahead);
     }
 
     void run() {

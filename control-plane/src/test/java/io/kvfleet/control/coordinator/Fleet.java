@@ -47,6 +47,7 @@ final public class Fleet implements AutoCloseable {
   private final EventTail tail;
   private final EventPublisher router;
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
+  private final java.util.Map<String, EventPublisher> agentEvents = new java.util.HashMap<>();
   private int coordinators;
   private int agentEventCapacity = EventPublisher.DEFAULT_CAPACITY;
   private io.kvfleet.events.trust.Signing agentSigning = io.kvfleet.events.trust.Signing.off();
@@ -119,10 +120,11 @@ final public class Fleet implements AutoCloseable {
       List<Component> components, RegistrationPolicy policy) throws Exception {
     var config = new AgentConfig(nodeId, epoch, "127.0.0.1", components, policy, heartbeat, httpPort);
     var events = own(new EventPublisher(kafka.bootstrapServers(), nodeId, epoch, Clock.systemUTC(),
-        agentEventCapacity));
+        agentEventCapacity)).warm(Topics.NODES, Topics.TRANSFERS); // as `kvfleet node` starts one
     own(dataPlane);
     var agent = new NodeAgent(config.withSigning(agentSigning), dataPlane, events);
     agents.put(nodeId, agent);
+    agentEvents.put(nodeId, events);
     return await(vertx.deployVerticle(agent));
   }
 
@@ -155,6 +157,11 @@ final public class Fleet implements AutoCloseable {
 
   NodeAgent agent(String nodeId) {
     return agents.get(nodeId);
+  }
+
+  /** The publisher of the first incarnation of the agent last started for {@code nodeId}. */
+  EventPublisher agentEvents(String nodeId) {
+    return agentEvents.get(nodeId);
   }
 
   void stop(String deploymentId) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.PeerLost;
@@ -114,23 +115,28 @@ class TransferLifecycleIT {
   void publishesAnOutcomeItsFullEventBufferRefusedOnceKafkaIsBack() throws Exception {
     fleet.startCoordinator();
     var stuck = new StuckDataPlane();
-    fleet.agentEventCapacity(3);
-    fleet.startAgent("prefill-0", 1, stuck, Duration.ofMillis(100));
+    fleet.agentEventCapacity(1);
+    // Leases of 30 s outlast the outage: the agents hold their epochs, so this is about the buffer, not fencing.
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(10));
     fleet.agentEventCapacity(EventPublisher.DEFAULT_CAPACITY);
-    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(10));
     fleet.request("t-held", 1, 1, Duration.ofMinutes(5));
     fleet.awaitState("the transfer to be dispatched", WAIT,
         s -> s.transfer("t-held").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
 
     fleet.kafka.stopServer();
-    Thread.sleep(1_000); // ten heartbeats fill prefill-0's buffer of three
+    var events = fleet.agentEvents("prefill-0");
+    events.publish(new PeerHeartbeat("prefill-0", 1, 30_000), "prefill-0"); // a heartbeat in the outage fills the buffer of one
+    assertThat(events.waiting()).as("prefill-0's buffer").isEqualTo(events.capacity());
     stuck.release(); // the transfer completes now: the full buffer refuses its outcome
-    Thread.sleep(2_000);
+    Await.until("the outcome to be refused and held", WAIT, () -> fleet.agent("prefill-0").outcomesHeldBack() == 1);
     fleet.kafka.restart();
 
     fleet.awaitState("the refused outcome to land once Kafka is back", WAIT,
         s -> s.transfer("t-held").map(t -> t.status() == TransferStatus.COMPLETED).orElse(false));
     assertThat(fleet.events("t-held", e -> e instanceof TransferCompleted)).hasSize(1);
+    assertThat(fleet.agent("prefill-0").epoch()).as("no fence: the lease held").isEqualTo(1);
+    Await.until("nothing held back", WAIT, () -> fleet.agent("prefill-0").outcomesHeldBack() == 0);
   }
 
   @Test

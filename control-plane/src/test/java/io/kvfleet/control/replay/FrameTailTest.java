@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * stops early leaves no worker behind.
  */
 class FrameTailTest {
-  private static final int FRAME = (FrameTail.AHEAD + 8) * FrameTail.BATCH; // more than a worker's window
+  /** A worker's window here: small, so that frames longer than it stay small too. */
+  private static final int AHEAD = 2;
+  private static final int FRAME = (AHEAD + 8) * FrameTail.BATCH; // more than a worker's window
   private static final int EVENTS = 3 * FRAME;
   @TempDir static Path dir;
   static Path export;
@@ -41,7 +43,7 @@ class FrameTailTest {
     ReplayRunner.read(new LogSource.File(export), r -> reference.add(r.position()), false);
     var read = new ArrayList<LogPosition>();
 
-    FrameTail.read(export, frames, 0, (LogRecord r) -> read.add(r.position()), 2);
+    FrameTail.read(export, frames, 0, (LogRecord r) -> read.add(r.position()), 2, AHEAD);
 
     assertThat(reference).hasSizeGreaterThanOrEqualTo(EVENTS);
     assertThat(read).containsExactlyElementsOf(reference);
@@ -53,7 +55,7 @@ class FrameTailTest {
     var folded = new AtomicInteger();
 
     // The fold stops only once both workers wait on full windows (a state, not a time).
-    FrameTail.read(export, frames, 0, r -> folded.incrementAndGet() < 10 || !bothWorkersWait(), 2);
+    FrameTail.read(export, frames, 0, r -> folded.incrementAndGet() < 10 || !bothWorkersWait(), 2, AHEAD);
 
     assertThat(folded).hasValue(10);
     for (Thread t : frameThreads()) {
