@@ -3,6 +3,8 @@ package io.kvfleet.events.codec;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Executable;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -11,13 +13,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A record read from plain JSON ({@link PlainJson}) as Jackson binds it with the codec's settings:
  * every component once, by its name, in any order, nothing else; strings, enums by constant name,
  * {@code int} and {@code long} from plain integers, booleans, nested records and lists of these;
  * {@code null} for a reference component. The canonical constructor makes it, so its checks run as
- * they do under Jackson; where one throws, or a value is of any other kind, Jackson decides.
+ * they do under Jackson; where one throws, or a value is of any other kind, Jackson decides. A
+ * type with any Jackson annotation (a renamed property, a creator, its own deserializer) is never
+ * scanned: those are rules this class does not know.
  */
 final class PlainRecord {
   private static final ClassValue<PlainRecord> SHAPES = new ClassValue<>() {
@@ -47,9 +52,11 @@ final class PlainRecord {
   private final byte[][] names;
   private final Kind[] kinds;
   private final MethodHandle constructor;
+  private final boolean annotated;
 
   private PlainRecord(Class<?> type) {
     RecordComponent[] components = type.getRecordComponents();
+    annotated = jacksonAnnotated(type);
     names = new byte[components.length][];
     kinds = new Kind[components.length];
     var types = new Class<?>[components.length];
@@ -74,8 +81,8 @@ final class PlainRecord {
   }
 
   private Object read(PlainJson in) {
-    if (names.length > 63) {
-      throw PlainJson.NOT_PLAIN; // more components than the mask below holds
+    if (annotated || names.length > 63) {
+      throw PlainJson.NOT_PLAIN; // Jackson's own rules, or more components than the mask below holds
     }
     var values = new Object[names.length];
     long seen = 0;
@@ -156,7 +163,7 @@ final class PlainRecord {
     if (type == boolean.class) {
       return new Bool();
     }
-    if (type instanceof Class<?> c && c.isEnum()) {
+    if (type instanceof Class<?> c && c.isEnum() && !jacksonAnnotated(c)) {
       var byName = new HashMap<String, Enum<?>>();
       for (Object constant : c.getEnumConstants()) {
         byName.put(((Enum<?>) constant).name(), (Enum<?>) constant);
@@ -173,5 +180,21 @@ final class PlainRecord {
           : element == Boolean.class ? kind(boolean.class) : kind(element));
     }
     return new Other();
+  }
+
+  /** Whether {@code type}, a member, or a parameter carries an annotation of Jackson's. */
+  private static boolean jacksonAnnotated(Class<?> type) {
+    var elements = new ArrayList<AnnotatedElement>(List.of(type));
+    elements.addAll(List.of(type.getDeclaredFields()));
+    for (Executable e : Stream.concat(Stream.of(type.getDeclaredConstructors()), Stream.of(type.getDeclaredMethods()))
+        .toList()) {
+      elements.add(e);
+      elements.addAll(List.of(e.getParameters()));
+    }
+    if (type.isRecord()) {
+      elements.addAll(List.of(type.getRecordComponents()));
+    }
+    return elements.stream().flatMap(e -> Stream.of(e.getDeclaredAnnotations()))
+        .anyMatch(a -> a.annotationType().getPackageName().startsWith("com.fasterxml.jackson"));
   }
 }

@@ -1,6 +1,7 @@
 package io.kvfleet.events.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.Envelope;
@@ -71,6 +72,16 @@ class PlainEnvelopeTest {
       assertThat(plain.read(bytes)).as(other).isNull();
       assertThat(new EventCodec().decode(bytes)).as(other).isNotNull();
     }
+  }
+
+  /** A record Jackson binds by a rule of its own: a renamed property. */
+  record Renamed(@com.fasterxml.jackson.annotation.JsonProperty("other") String name) {}
+
+  @Test
+  void leavesATypeWithJacksonAnnotationsToJackson() {
+    byte[] bytes = "{\"name\":\"a\"}".getBytes(StandardCharsets.US_ASCII);
+    assertThat(catchThrowable(() -> PlainRecord.read(new PlainJson(bytes), Renamed.class)))
+        .isSameAs(PlainJson.NOT_PLAIN);
   }
 
   @Property(tries = 2000)
