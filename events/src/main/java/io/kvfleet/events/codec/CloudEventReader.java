@@ -23,6 +23,7 @@ final class CloudEventReader {
   private final ObjectMapper mapper;
   private final EventData data;
   private final StreamingReader streaming;
+  private final PlainEnvelope plain = new PlainEnvelope();
 
   CloudEventReader(ObjectMapper mapper) {
     this.mapper = mapper;
@@ -30,9 +31,10 @@ final class CloudEventReader {
     this.streaming = new StreamingReader(mapper);
   }
 
-  /** The common case streamed; anything else read as a tree, which gives every verdict. */
+  /** The writer's own form scanned, the common case streamed; anything else read as a tree, which gives every verdict. */
   Envelope read(byte[] raw) {
-    return streaming.read(raw).orElseGet(() -> readTree(raw));
+    Envelope scanned = plain.read(raw);
+    return scanned != null ? scanned : streaming.read(raw).orElseGet(() -> readTree(raw));
   }
 
   /** The tree reader alone (the streaming reader's reference in tests). */
