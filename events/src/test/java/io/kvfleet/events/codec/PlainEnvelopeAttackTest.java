@@ -122,12 +122,13 @@ class PlainEnvelopeAttackTest {
   }
 
   @Test
-  void scansASubjectJacksonRefusesForItsLength() {
+  @Tag("open-hole")
+  void leavesToJacksonASubjectItRefusesForItsLength() {
     var root = (Doc.Obj) Doc.of(Documents.json(Samples.envelope(Samples.of(EventType.PEER_HEARTBEAT))));
     root.set("subject", new Doc.Str("s".repeat(20_000_001)));
     byte[] bytes = root.toString().getBytes(StandardCharsets.US_ASCII);
-    assertThat(plain.read(bytes) != null).as("scanned").isTrue(); // the scan skips the subject unread
     assertThat(jackson(bytes) != null).as("read by Jackson").isFalse();
+    assertThat(plain.read(bytes) != null).as("scanned").isFalse(); // the scan skips the subject unread
   }
 
   @Test
