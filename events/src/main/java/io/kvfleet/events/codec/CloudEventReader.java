@@ -23,12 +23,13 @@ final class CloudEventReader {
   private final ObjectMapper mapper;
   private final EventData data;
   private final StreamingReader streaming;
-  private final PlainEnvelope plain = new PlainEnvelope();
+  private final PlainEnvelope plain;
 
   CloudEventReader(ObjectMapper mapper) {
     this.mapper = mapper;
     this.data = new EventData(mapper);
     this.streaming = new StreamingReader(mapper);
+    this.plain = new PlainEnvelope(mapper);
   }
 
   /** The writer's own form scanned, the common case streamed; anything else read as a tree, which gives every verdict. */

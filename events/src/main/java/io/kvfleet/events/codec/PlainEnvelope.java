@@ -16,6 +16,7 @@ import static io.kvfleet.events.codec.CloudEvents.SUBJECT;
 import static io.kvfleet.events.codec.CloudEvents.TIME;
 import static io.kvfleet.events.codec.CloudEvents.TYPE;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.FleetEvent;
@@ -45,9 +46,21 @@ final class PlainEnvelope {
   private static final byte[] CONTENT_TYPE = DATA_CONTENT_TYPE.getBytes(StandardCharsets.US_ASCII);
 
   private final Timestamps timestamps = new Timestamps();
+  /** The longest string Jackson's readers accept: a longer document is theirs to judge. */
+  private final int maxString;
+
+  /** {@code mapper} is the one the readers behind the scan use: its limits are the scan's. */
+  PlainEnvelope(ObjectMapper mapper) {
+    this.maxString = mapper.getFactory().streamReadConstraints().getMaxStringLength();
+  }
 
   /** The envelope, or null when the streaming reader must decide. */
   Envelope read(byte[] raw) {
+    // The scan takes printable ASCII only, a byte a character: a document no longer than the limit
+    // holds no string past it. A longer one may, and Jackson refuses those (the scan skips some unread).
+    if (raw == null || raw.length > maxString) {
+      return null;
+    }
     try {
       return envelope(new PlainJson(raw));
     } catch (RuntimeException e) { // NOT_PLAIN, or an envelope's own check

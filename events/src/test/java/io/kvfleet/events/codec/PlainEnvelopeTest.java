@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * then the tree): wherever the scan gives an envelope, Jackson reads the same one.
  */
 class PlainEnvelopeTest {
-  private final PlainEnvelope plain = new PlainEnvelope();
+  private final PlainEnvelope plain = new PlainEnvelope(Json.mapper());
   private final StreamingReader streaming = new StreamingReader(Json.mapper());
   private final CloudEventReader tree = new CloudEventReader(Json.mapper());
 
