@@ -32,7 +32,10 @@ final class CloudEventReader {
     this.plain = new PlainEnvelope(mapper);
   }
 
-  /** The writer's own form scanned, the common case streamed; anything else read as a tree, which gives every verdict. */
+  /**
+   * The writer's own form scanned, the common case streamed; anything else read as a tree, which
+   * gives every verdict.
+   */
   Envelope read(byte[] raw) {
     Envelope scanned = plain.read(raw);
     return scanned != null ? scanned : streaming.read(raw).orElseGet(() -> readTree(raw));

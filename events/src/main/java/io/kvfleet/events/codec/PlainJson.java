@@ -1,6 +1,7 @@
 package io.kvfleet.events.codec;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A cursor over JSON in the one plain form kvfleet's writer gives it: no whitespace, strings of
@@ -57,7 +58,7 @@ final class PlainJson {
       byte[] name = names[i];
       int end = at + name.length;
       if (end + 1 < bytes.length && bytes[end] == '"' && bytes[end + 1] == ':'
-          && java.util.Arrays.equals(bytes, at, end, name, 0, name.length)) {
+          && Arrays.equals(bytes, at, end, name, 0, name.length)) {
         at = end + 2;
         return i;
       }
@@ -92,8 +93,9 @@ final class PlainJson {
       byte b = bytes[at];
       if (b == '"') {
         int length = at++ - start;
-        return expected == null || length == 0 || java.util.Arrays.equals(bytes, start, start + length, expected, 0, expected.length)
-            ? length : -1;
+        boolean matches = expected == null || length == 0
+            || Arrays.equals(bytes, start, start + length, expected, 0, expected.length);
+        return matches ? length : -1;
       }
       if (b < 0x20 || b > 0x7e || b == '\\') {
         throw NOT_PLAIN;

@@ -11,8 +11,10 @@ import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -21,8 +23,9 @@ import java.util.stream.Stream;
  * {@code int} and {@code long} from plain integers, booleans, nested records and lists of these;
  * {@code null} for a reference component. The canonical constructor makes it, so its checks run as
  * they do under Jackson; where one throws, or a value is of any other kind, Jackson decides. A
- * type with any Jackson annotation (a renamed property, a creator, its own deserializer) is never
- * scanned: those are rules this class does not know.
+ * type with any Jackson annotation, its own or a supertype's (a renamed property, a creator, its
+ * own deserializer), is never scanned: those are rules this class does not know. Nor is a record
+ * that holds itself, directly or through others: its nesting would have no bound but the document's.
  */
 final class PlainRecord {
   private static final ClassValue<PlainRecord> SHAPES = new ClassValue<>() {
@@ -56,7 +59,7 @@ final class PlainRecord {
 
   private PlainRecord(Class<?> type) {
     RecordComponent[] components = type.getRecordComponents();
-    annotated = jacksonAnnotated(type);
+    annotated = jacksonAnnotated(type) || !acyclic(type, new HashSet<>());
     names = new byte[components.length][];
     kinds = new Kind[components.length];
     var types = new Class<?>[components.length];
@@ -170,8 +173,8 @@ final class PlainRecord {
       }
       return new Constant(Map.copyOf(byName));
     }
-    if (type instanceof Class<?> c && c.isRecord()) {
-      return new Nested(c);
+    if (type instanceof Class<?> c && c.isRecord() && !jacksonAnnotated(c) && acyclic(c, new HashSet<>())) {
+      return new Nested(c); // a null of it is null, as for any record Jackson binds itself
     }
     if (type instanceof ParameterizedType p && p.getRawType() == List.class) {
       Type element = p.getActualTypeArguments()[0];
@@ -182,8 +185,43 @@ final class PlainRecord {
     return new Other();
   }
 
-  /** Whether {@code type}, a member, or a parameter carries an annotation of Jackson's. */
+  /** Whether no record reachable from the record {@code type}'s components holds one on {@code path}. */
+  private static boolean acyclic(Class<?> type, Set<Class<?>> path) {
+    if (!path.add(type)) {
+      return false;
+    }
+    for (RecordComponent component : type.getRecordComponents()) {
+      for (Class<?> held : records(component.getGenericType())) {
+        if (!acyclic(held, path)) {
+          return false;
+        }
+      }
+    }
+    path.remove(type);
+    return true;
+  }
+
+  /** The record types {@code type} names, itself or as a type argument at any depth. */
+  private static List<Class<?>> records(Type type) {
+    if (type instanceof Class<?> c) {
+      return c.isRecord() ? List.of(c) : List.of();
+    }
+    if (type instanceof ParameterizedType p) {
+      return Stream.of(p.getActualTypeArguments()).flatMap(t -> records(t).stream()).toList();
+    }
+    return List.of();
+  }
+
+  /** Whether {@code type}, a supertype of it, or a member or parameter of one carries an annotation of Jackson's. */
   private static boolean jacksonAnnotated(Class<?> type) {
+    if (type == null || type == Object.class || type == Record.class || type == Enum.class) {
+      return false;
+    }
+    return ownJacksonAnnotation(type) || jacksonAnnotated(type.getSuperclass())
+        || Stream.of(type.getInterfaces()).anyMatch(PlainRecord::jacksonAnnotated);
+  }
+
+  private static boolean ownJacksonAnnotation(Class<?> type) {
     var elements = new ArrayList<AnnotatedElement>(List.of(type));
     elements.addAll(List.of(type.getDeclaredFields()));
     for (Executable e : Stream.concat(Stream.of(type.getDeclaredConstructors()), Stream.of(type.getDeclaredMethods()))

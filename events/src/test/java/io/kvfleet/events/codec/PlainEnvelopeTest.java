@@ -3,6 +3,10 @@ package io.kvfleet.events.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.EventType;
@@ -58,6 +62,33 @@ class PlainEnvelopeTest {
       Envelope envelope = Samples.envelope(event);
       assertThat(plain.read(Documents.CODEC.encode(envelope))).as(event.wireType()).isEqualTo(envelope);
     }
+  }
+
+  @Test
+  void scansASignedDocumentAsJacksonReadsIt() {
+    for (FleetEvent event : COMMON) {
+      String written = new String(Documents.CODEC.encode(Samples.envelope(event)), StandardCharsets.US_ASCII);
+      // As SignedDocument.sign appends them: the key's id, then the signature, after the data.
+      byte[] signed = (written.substring(0, written.length() - 1)
+          + ",\"keyid\":\"decode-0\",\"signature\":\"q83vEjRWeJA-_w\"}").getBytes(StandardCharsets.US_ASCII);
+      assertThat(plain.read(signed)).as(event.wireType()).isEqualTo(Samples.envelope(event)).isEqualTo(jackson(signed));
+    }
+  }
+
+  @Test
+  void scansNothingForAMapperThatBindsOtherwise() {
+    byte[] bytes = Documents.CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_COMPLETED)));
+    assertThat(PlainEnvelope.bindsAsTheScanAssumes(Json.mapper())).isTrue();
+    for (ObjectMapper other : List.of(
+        Json.mapper().rebuild().addMixIn(TransferCompleted.class, Object.class).build(),
+        Json.mapper().rebuild().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build(),
+        Json.mapper().rebuild().enable(DeserializationFeature.READ_ENUMS_USING_TO_STRING).build(),
+        Json.mapper().rebuild().enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES).build(),
+        Json.mapper().rebuild().enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS).build(),
+        Json.mapper().rebuild().disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build())) {
+      assertThat(new PlainEnvelope(other).read(bytes)).isNull();
+    }
+    assertThat(new PlainEnvelope(Json.mapper()).read(bytes)).isNotNull();
   }
 
   @Test
