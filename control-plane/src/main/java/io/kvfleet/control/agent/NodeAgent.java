@@ -60,7 +60,7 @@ public final class NodeAgent extends VerticleBase {
   private final java.util.Map<String, Long> refusals = OrderRunner.refusalCounts();
   private final java.util.Map<String, Long> refusalsSeen = java.util.Collections.unmodifiableMap(refusals);
   private MessageConsumer<Object> landings;
-  private OutcomePublisher outcomes;
+  private volatile OutcomePublisher outcomes; // read by outcomesHeldBack() from other threads
   private Registrations registrations;
   private LandingDesk landingDesk;
   private OrderRunner runner;
@@ -359,7 +359,7 @@ public final class NodeAgent extends VerticleBase {
     return httpPort;
   }
 
-  /** Outcomes of the current incarnation that its full event buffer refused and Kafka has not taken yet. */
+  /** Outcomes of the current incarnation that its full event buffer refused and that are still offered again. */
   public int outcomesHeldBack() {
     var current = outcomes;
     return current == null ? 0 : current.heldBack();

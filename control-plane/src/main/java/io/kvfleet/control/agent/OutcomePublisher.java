@@ -27,7 +27,7 @@ final class OutcomePublisher {
   private final Context context;
   private final EventPublisher publisher;
   private final BooleanSupplier crashed;
-  /** Outcomes the full buffer refused that Kafka has not taken yet (read by other threads). */
+  /** Outcomes the full buffer refused that are still offered again (read by other threads). */
   private final AtomicInteger heldBack = new AtomicInteger();
 
   OutcomePublisher(Vertx vertx, Context context, EventPublisher publisher, BooleanSupplier crashed) {
@@ -61,7 +61,7 @@ final class OutcomePublisher {
     return publisher.capacity();
   }
 
-  /** Outcomes the full buffer refused that Kafka has not taken yet. */
+  /** Outcomes the full buffer refused that are still offered again (until Kafka takes them or they fail). */
   int heldBack() {
     return heldBack.get();
   }

@@ -116,10 +116,11 @@ class TransferLifecycleIT {
     fleet.startCoordinator();
     var stuck = new StuckDataPlane();
     fleet.agentEventCapacity(1);
-    // Leases of 30 s outlast the outage: the agents hold their epochs, so this is about the buffer, not fencing.
-    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(10));
+    // Heartbeats every 30 s: a heartbeat the full buffer refuses in the outage lets the lease lapse a
+    // period later at the earliest, long after the test is done. This is about the buffer, not fencing.
+    fleet.startAgent("prefill-0", 1, stuck, Duration.ofSeconds(30));
     fleet.agentEventCapacity(EventPublisher.DEFAULT_CAPACITY);
-    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(10));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(30));
     fleet.request("t-held", 1, 1, Duration.ofMinutes(5));
     fleet.awaitState("the transfer to be dispatched", WAIT,
         s -> s.transfer("t-held").map(t -> t.status() == TransferStatus.DISPATCHED).orElse(false));
