@@ -68,18 +68,8 @@ final class PlainJson {
 
   /** A plain string. */
   String string() {
-    expect('"');
-    int start = at;
-    for (; at < bytes.length; at++) {
-      byte b = bytes[at];
-      if (b == '"') {
-        return new String(bytes, start, at++ - start, StandardCharsets.ISO_8859_1);
-      }
-      if (b < 0x20 || b > 0x7e || b == '\\') {
-        throw NOT_PLAIN;
-      }
-    }
-    throw NOT_PLAIN;
+    int start = at + 1;
+    return new String(bytes, start, skipString(null), StandardCharsets.ISO_8859_1);
   }
 
   /**
@@ -105,7 +95,7 @@ final class PlainJson {
   }
 
   /**
-   * A plain string read as {@link StreamingReader#decimal} reads its text, without making it: the
+   * A plain string read as {@code StreamingReader.decimal} reads its text, without making it: the
    * value, or {@code Long.MIN_VALUE} where that gives it.
    */
   long quotedDecimal() {

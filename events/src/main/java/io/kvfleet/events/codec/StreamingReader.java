@@ -149,7 +149,7 @@ final class StreamingReader {
   }
 
   /** A plain decimal long as kvfleet writes 64-bit attributes; {@code Long.MIN_VALUE} otherwise. */
-  static long decimal(String text) {
+  private static long decimal(String text) {
     if (text == null || text.isEmpty() || text.length() > 19) {
       return Long.MIN_VALUE;
     }
