@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * A canonical byte form of state: type-tagged and length-prefixed, records by their components,
@@ -51,10 +52,19 @@ final class Canonical {
     return byLength != 0 ? byLength : Arrays.compare(a.utf8(), b.utf8());
   };
 
-  private final CanonicalSink sink;
+  /** Entries from which a map of string keys is sorted and written on every core ({@link #inParallel}). */
+  static final int PARALLEL_ENTRIES = 16_384;
+  /** Entries a worker writes at once. */
+  private static final int CHUNK = 1_024;
+  /** Chunks written before they are fed on, in order: a few MB at a time, whatever the state's size. */
+  private static final int WINDOW = 16;
 
-  private Canonical(CanonicalSink sink) {
+  private final CanonicalSink sink;
+  private final boolean parallel;
+
+  private Canonical(CanonicalSink sink, boolean parallel) {
     this.sink = sink;
+    this.parallel = parallel;
   }
 
   /** Hex SHA-256 of the canonical form of {@code value}. */
@@ -66,14 +76,14 @@ final class Canonical {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }
     var sink = CanonicalSink.into(digest);
-    new Canonical(sink).write(value);
+    new Canonical(sink, true).write(value);
     sink.drain();
     return HexFormat.of().formatHex(digest.digest());
   }
 
   static byte[] encode(Object value) {
     var sink = CanonicalSink.collecting();
-    new Canonical(sink).write(value);
+    new Canonical(sink, false).write(value);
     return sink.toByteArray();
   }
 
@@ -158,13 +168,50 @@ final class Canonical {
     for (int i = 0; i < entries.length; i++) {
       keyed[i] = new StringKeyed(((String) entries[i].getKey()).getBytes(StandardCharsets.UTF_8), entries[i].getValue());
     }
-    Arrays.sort(keyed, STRING_KEY_ORDER);
+    boolean large = parallel && keyed.length >= PARALLEL_ENTRIES;
+    if (large) {
+      Arrays.parallelSort(keyed, STRING_KEY_ORDER); // stable, as Arrays.sort: keys of equal bytes keep their order
+    } else {
+      Arrays.sort(keyed, STRING_KEY_ORDER);
+    }
     sink.writeByte('M');
     sink.writeInt(keyed.length);
+    if (large) {
+      inParallel(keyed);
+      return;
+    }
     for (StringKeyed entry : keyed) {
       sink.writeTagged('S', entry.utf8());
       write(entry.value());
     }
+  }
+
+  /**
+   * The entries' bytes made on every core (the common pool and this thread), a window of chunks at a
+   * time, then fed on in order: the bytes one thread writes. The workers only read the state, while
+   * the thread that owns it waits here for them.
+   */
+  private void inParallel(StringKeyed[] keyed) {
+    for (int from = 0; from < keyed.length; from += CHUNK * WINDOW) {
+      int start = from;
+      int end = Math.min(keyed.length, from + CHUNK * WINDOW);
+      byte[][] chunks = IntStream.range(0, (end - start + CHUNK - 1) / CHUNK).parallel()
+          .mapToObj(c -> chunk(keyed, start + c * CHUNK, Math.min(end, start + (c + 1) * CHUNK)))
+          .toArray(byte[][]::new);
+      for (byte[] chunk : chunks) {
+        sink.write(chunk);
+      }
+    }
+  }
+
+  /** The bytes of {@code keyed[from, to)}, each key then its value, as {@link #stringKeyed} writes them. */
+  private static byte[] chunk(StringKeyed[] keyed, int from, int to) {
+    var canonical = new Canonical(CanonicalSink.collecting(), false);
+    for (int i = from; i < to; i++) {
+      canonical.sink.writeTagged('S', keyed[i].utf8());
+      canonical.write(keyed[i].value());
+    }
+    return canonical.sink.toByteArray();
   }
 
   /** Any other keys: each encoded once, the entries sorted (stably) by those bytes. */

@@ -81,6 +81,22 @@ class CanonicalTest {
     assertSameForm(map);
   }
 
+  @Test
+  void hashesAMapLargeEnoughToBeWrittenOnEveryCoreAsTheReferenceDoes() {
+    Map<Object, Object> map = new HashMap<>();
+    var random = new java.util.Random(7);
+    for (int i = 0; i < Canonical.PARALLEL_ENTRIES * 3 + 17; i++) {
+      map.put("transfer-" + random.nextLong(), new RandomValues(i).value(2)); // a value of its own: chunks out of order differ
+    }
+    map.put("\uD800", "high"); // three keys of the same UTF-8: the parallel sort must keep their order
+    map.put("\uDC00", "low");
+    map.put("?", "question");
+
+    assertThat(Canonical.sha256(map)).isEqualTo(CanonicalReference.sha256(map));
+    var nested = List.of(Map.of("inner", map), map);
+    assertThat(Canonical.sha256(nested)).isEqualTo(CanonicalReference.sha256(nested));
+  }
+
   private static void assertSameForm(Object value) {
     assertThat(Canonical.encode(value)).isEqualTo(CanonicalReference.encode(value));
     assertThat(Canonical.sha256(value)).isEqualTo(CanonicalReference.sha256(value));
