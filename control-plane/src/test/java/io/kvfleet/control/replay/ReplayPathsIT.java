@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,8 @@ class ReplayPathsIT {
     kafka = EmbeddedKafka.startInTempDir();
     FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
     var key = FleetKey.generate("router-0");
-    List<Envelope> fleet = SyntheticFleet.generate(3_000, Instant.parse("2026-12-02T06:00:00Z"));
+    // An hour ago: a fixed date would fall out of the broker's seven-day retention a week on.
+    List<Envelope> fleet = SyntheticFleet.generate(3_000, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3_600));
     events = fleet.size();
     try (var producer = KafkaClients.<String, byte[]>producer(kafka.bootstrapServers(), Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),

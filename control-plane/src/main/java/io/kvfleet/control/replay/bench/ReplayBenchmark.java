@@ -5,7 +5,6 @@ import io.kvfleet.control.replay.Exporter;
 import io.kvfleet.control.replay.LogSource;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.control.replay.SnapshotCheck;
-import io.kvfleet.events.Envelope;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.EnvelopeSerializer;
 import io.kvfleet.events.codec.EventCodec;
@@ -16,9 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -54,10 +54,8 @@ public final class ReplayBenchmark {
   /** Runs every measurement asked for against empty fleet topics at {@code bootstrapServers}. */
   public static void run(String bootstrapServers, Settings settings, PrintStream out) throws Exception {
     Files.createDirectories(settings.workDir());
-    out.printf("generating %,d mixed events...%n", settings.events());
-    List<Envelope> log = SyntheticFleet.generate(settings.events(), Instant.now().minus(Duration.ofMinutes(30)));
-    long produced = produce(bootstrapServers, log, out);
-    log = null; // the rest reads the broker and the export, not the list
+    out.printf("generating and producing %,d mixed events...%n", settings.events());
+    long produced = produce(bootstrapServers, settings.events(), out);
     out.printf("load average before: %s%n", loadAverage());
     Path file = settings.workDir().resolve("bench.jsonl.zst");
     var export = ExportReading.measure(bootstrapServers, Topics.ALL, file, settings.parts().contains(Part.EXPORT)
@@ -157,24 +155,50 @@ public final class ReplayBenchmark {
     return met ? "met" : "NOT MET";
   }
 
-  private static long produce(String bootstrapServers, List<Envelope> log, PrintStream out) {
+  /**
+   * Where a synthetic log of {@code events} (one per simulated millisecond) starts so that it ends
+   * half an hour before {@code now}: a broker refuses records stamped more than an hour ahead of its
+   * clock ({@code log.message.timestamp.after.max.ms}), so a long log must lie in the past.
+   */
+  static Instant start(long events, Instant now) {
+    return now.minusMillis(events).minus(Duration.ofMinutes(30));
+  }
+
+  /**
+   * Generates and produces the synthetic log, event by event (a long log needs no list); throws
+   * when the broker refused any record, naming how many and the first cause.
+   */
+  static long produce(String bootstrapServers, long events, PrintStream out) {
     var codec = new EventCodec();
     byte[] contentType = Topics.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8);
+    var sent = new long[1];
+    var refused = new LongAdder();
+    var firstRefusal = new AtomicReference<Exception>();
     long start = System.nanoTime();
     try (var producer = KafkaClients.<String, byte[]>producer(bootstrapServers, Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.LINGER_MS_CONFIG, 5,
         ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
         ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-      for (Envelope e : log) {
+      SyntheticFleet.generate(events, start(events, Instant.now()), e -> {
         var record = new ProducerRecord<>(Topics.topicOf(e), null, e.time().toEpochMilli(), Topics.keyOf(e),
             codec.encode(e));
         record.headers().add(EnvelopeSerializer.CONTENT_TYPE_HEADER, contentType);
-        producer.send(record);
-      }
+        producer.send(record, (metadata, failure) -> {
+          if (failure != null) {
+            refused.increment();
+            firstRefusal.compareAndSet(null, failure);
+          }
+        });
+        sent[0]++;
+      });
       producer.flush();
     }
-    out.printf("produced %,d records in %.1f s%n", log.size(), (System.nanoTime() - start) / 1e9);
-    return log.size();
+    if (refused.sum() > 0) {
+      throw new IllegalStateException(String.format("the broker refused %,d of %,d records of the synthetic log,"
+          + " the first with: %s", refused.sum(), sent[0], firstRefusal.get()));
+    }
+    out.printf("produced %,d records in %.1f s%n", sent[0], (System.nanoTime() - start) / 1e9);
+    return sent[0];
   }
 }
