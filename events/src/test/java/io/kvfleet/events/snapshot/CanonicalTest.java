@@ -1,6 +1,7 @@
 package io.kvfleet.events.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvfleet.events.Envelope;
 import io.kvfleet.events.state.FleetState;
@@ -95,6 +96,20 @@ class CanonicalTest {
     assertThat(Canonical.sha256(map)).isEqualTo(CanonicalReference.sha256(map));
     var nested = List.of(Map.of("inner", map), map);
     assertThat(Canonical.sha256(nested)).isEqualTo(CanonicalReference.sha256(nested));
+  }
+
+  @Test
+  void aValueWithNoFormInALargeMapFailsTheHashOnTheCallingThread() {
+    Map<Object, Object> map = new HashMap<>();
+    for (int i = 0; i < Canonical.PARALLEL_ENTRIES * 2; i++) {
+      map.put("transfer-" + i, (long) i);
+    }
+    map.put("transfer-7777x", new Object()); // written by a worker, in some chunk of the middle
+
+    assertThatThrownBy(() -> Canonical.sha256(map)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("no canonical form for class java.lang.Object");
+    map.put("transfer-7777x", 7_777L); // the pool is not left stuck: the next hash is whole
+    assertThat(Canonical.sha256(map)).isEqualTo(CanonicalReference.sha256(map));
   }
 
   private static void assertSameForm(Object value) {
