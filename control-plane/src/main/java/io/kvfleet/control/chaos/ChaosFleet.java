@@ -36,6 +36,8 @@ final class ChaosFleet implements AutoCloseable {
   static final long PAGE = 16 * 1024;
   static final int PAGES = 64;
   private static final Duration START = Duration.ofSeconds(180);
+  /** How long a registration is tried again while the agent answers that it is joining again. */
+  private static final Duration REJOIN_WAIT = Duration.ofSeconds(30);
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   /** Each agent's local API token, by its API's URL. */
   private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
@@ -236,9 +238,16 @@ final class ChaosFleet implements AutoCloseable {
         {"components": [{"name": "kv_data", "kind": "KV", "memoryType": "DRAM",
           "handles": ["%s"], "lengths": [%d], "itemLengths": [%d]}]}
         """.formatted(buffer.handle(), PAGE * PAGES, PAGE);
-    var answer = send(HttpRequest.newBuilder(URI.create(api + "/v1/components"))
+    var request = HttpRequest.newBuilder(URI.create(api + "/v1/components"))
         .header("Authorization", "Bearer " + TOKENS.get(api))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    var answer = send(request);
+    // 503: the agent is joining again with a new epoch (a busy machine let its lease lapse); it
+    // says to try again, as a serving engine would.
+    for (long until = System.nanoTime() + REJOIN_WAIT.toNanos(); answer.statusCode() == 503
+        && System.nanoTime() < until; answer = send(request)) {
+      Child.sleep(Duration.ofMillis(500));
+    }
     if (answer.statusCode() != 200) {
       throw KvfleetException.badInput("registering " + buffer.handle() + " at " + api + " answered "
           + answer.statusCode() + ": " + answer.body());

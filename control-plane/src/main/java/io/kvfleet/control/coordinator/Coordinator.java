@@ -77,6 +77,12 @@ public final class Coordinator extends VerticleBase {
   private PoisonRecords poison = new PoisonRecords(null, new java.util.HashSet<>());
   private KafkaConsumer<String, Decoded> consumer;
   private TransferGroup transfers;
+  /**
+   * This coordinator's publishes Kafka has not answered yet (event loop only). A partition taken
+   * over waits for them before it asks for its end: Kafka's rebalance takes every partition away
+   * and gives some back, and a dispatch still on its way would otherwise be decided again.
+   */
+  private final Set<Future<Void>> unanswered = new java.util.HashSet<>();
   private String group;
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
@@ -182,7 +188,7 @@ public final class Coordinator extends VerticleBase {
   private Future<?> joinGroup() {
     return TransferGroup.open(vertx, bootstrapServers, publisher.producerId(), group).compose(opened -> {
       transfers = opened;
-      return transfers.join(this::transferPartitions, this::onRecord,
+      return transfers.join(this::transferPartitions, this::onRecord, this::ownPublishesAnswered,
           (partition, end) -> {
             if (ownership.assigned(partition, end)) {
               decidePartition(partition);
@@ -424,8 +430,18 @@ public final class Coordinator extends VerticleBase {
   }
 
   private Future<Void> publish(FleetEvent event, int partition) {
-    return Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context).<Void>mapEmpty()
-        .onFailure(err -> deciding.unpublished(event, err, clock.millis()));
+    Future<Void> published = Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context)
+        .mapEmpty();
+    if (!published.isComplete()) {
+      unanswered.add(published);
+      published.onComplete(answered -> unanswered.remove(published));
+    }
+    return published.onFailure(err -> deciding.unpublished(event, err, clock.millis()));
+  }
+
+  /** Completes once Kafka has answered (acknowledged or refused) everything this coordinator published so far. */
+  private Future<?> ownPublishesAnswered() {
+    return Future.join(List.copyOf(unanswered)).transform(all -> Future.succeededFuture());
   }
 
   /** What the watcher reads: this coordinator, on its event loop. */

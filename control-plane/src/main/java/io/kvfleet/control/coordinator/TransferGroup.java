@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.function.ObjLongConsumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -50,10 +51,11 @@ final class TransferGroup {
   /**
    * Joins: {@code partitions} hears how many partitions the topic has before any record comes,
    * {@code records} gets every record read, {@code assigned} each partition taken over and its end
-   * offset, {@code revoked} each partition lost.
+   * offset, asked for only once {@code ownWrites} completes (so the end covers what this member
+   * wrote before), {@code revoked} each partition lost.
    */
   Future<?> join(IntConsumer partitions, Handler<KafkaConsumerRecord<String, Decoded>> records,
-      ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
+      Supplier<Future<?>> ownWrites, ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
     consumer.handler(records);
     consumer.partitionsRevokedHandler(lost -> lost.forEach(tp -> {
       takingOver.remove(tp);
@@ -61,7 +63,7 @@ final class TransferGroup {
     }));
     consumer.partitionsAssignedHandler(taken -> {
       takingOver.addAll(taken);
-      takeOver(taken, assigned);
+      ownWrites.get().onComplete(written -> takeOver(taken, assigned));
     });
     return consumer.partitionsFor(Topics.TRANSFERS).compose(infos -> {
       partitions.accept(infos.size());

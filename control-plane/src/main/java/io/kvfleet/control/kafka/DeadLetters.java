@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -63,8 +65,35 @@ public final class DeadLetters implements AutoCloseable {
 
   /** Copies a record (its value may be null: a tombstone) with {@code reason}; Kafka's answer is not awaited. */
   public void copy(String topic, int partition, long offset, String key, byte[] value, String reason) {
-    var copy = record(topic, partition, offset, key, value, reason);
-    sender.execute(() -> producer.send(copy));
+    sender.execute(() -> send(topic, partition, offset, key, value, reason));
+  }
+
+  /**
+   * Sends a copy; one Kafka refuses as too large (a record near the size limit, plus the copy's
+   * headers) is sent again without its value, its reason saying so, and any other refusal is
+   * logged with where the record is: a poison record is never dropped without a word.
+   */
+  private void send(String topic, int partition, long offset, String key, byte[] value, String reason) {
+    producer.send(record(topic, partition, offset, key, value, reason), (metadata, failure) -> {
+      if (failure == null) {
+        return;
+      }
+      String where = keyOf(topic, partition, offset);
+      if (!(failure instanceof RecordTooLargeException) || value == null) {
+        LOG.error("poison record {}: its dead-letter copy failed ({}); the record stays in the log at that place",
+            where, failure.toString());
+        return;
+      }
+      LOG.warn("poison record {}: its dead-letter copy of {} bytes is too large for Kafka; copying it without its"
+          + " value", where, value.length);
+      String smaller = reason + " (value of " + value.length + " bytes not copied: too large with the copy's headers)";
+      try {
+        sender.execute(() -> send(topic, partition, offset, key, null, smaller));
+      } catch (RejectedExecutionException closing) {
+        LOG.error("poison record {}: not copied to the dead-letter topic (closing); the record stays in the log at"
+            + " that place", where);
+      }
+    });
   }
 
   private static ProducerRecord<String, byte[]> record(
@@ -94,8 +123,8 @@ public final class DeadLetters implements AutoCloseable {
         LOG.warn("poison record {}-{}@{}: its dead-letter copy has no value{}", topic, partition, offset, missing);
       }
       String key = found == null || found.key() == null ? null : new String(found.key(), StandardCharsets.UTF_8);
-      producer.send(record(topic, partition, offset, key, found == null ? null : found.value(),
-          found == null ? reason + missing : reason));
+      send(topic, partition, offset, key, found == null ? null : found.value(),
+          found == null ? reason + missing : reason);
     });
   }
 

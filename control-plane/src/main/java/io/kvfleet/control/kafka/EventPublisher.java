@@ -57,7 +57,15 @@ public final class EventPublisher implements AutoCloseable {
   /** A publisher that signs every event with {@code key} when present ({@code keyid} and {@code signature}). */
   public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity,
       Optional<FleetKey> key) {
-    this.producer = KafkaClients.producer(bootstrapServers, producerConfig(bootstrapServers, producerId),
+    this(bootstrapServers, producerId, epoch, clock, capacity, key, Map.of());
+  }
+
+  /** As above, with Kafka producer settings of its own over the fleet's (a test's slow Kafka: a long linger). */
+  public EventPublisher(String bootstrapServers, String producerId, long epoch, Clock clock, int capacity,
+      Optional<FleetKey> key, Map<String, Object> producerSettings) {
+    var config = new java.util.HashMap<>(producerConfig(bootstrapServers, producerId));
+    config.putAll(producerSettings);
+    this.producer = KafkaClients.producer(bootstrapServers, config,
         new StringSerializer(), key.map(EnvelopeSerializer::signedBy).orElseGet(EnvelopeSerializer::new));
     this.key = key;
     this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),

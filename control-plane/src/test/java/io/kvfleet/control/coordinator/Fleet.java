@@ -61,7 +61,13 @@ final public class Fleet implements AutoCloseable {
 
   /** Deploys a coordinator {@code id} in the consumer group {@code group}; answers its deployment id. */
   String startGroupCoordinator(String id, String group) throws Exception {
-    var events = own(new EventPublisher(kafka.bootstrapServers(), id, ++coordinators, Clock.systemUTC()));
+    return startGroupCoordinator(id, group, Map.of());
+  }
+
+  /** As above, its producer with settings of its own ({@code linger.ms}: its answers held back that long). */
+  String startGroupCoordinator(String id, String group, Map<String, Object> producerSettings) throws Exception {
+    var events = own(new EventPublisher(kafka.bootstrapServers(), id, ++coordinators, Clock.systemUTC(),
+        EventPublisher.DEFAULT_CAPACITY, java.util.Optional.empty(), producerSettings));
     return await(vertx.deployVerticle(
         new Coordinator(kafka.bootstrapServers(), events, Clock.systemUTC()).withGroup(group)));
   }
@@ -181,6 +187,13 @@ final public class Fleet implements AutoCloseable {
         System.currentTimeMillis() + deadline.toMillis(), true);
     router.publish(request, id).get(30, TimeUnit.SECONDS);
     return request;
+  }
+
+  /** {@link #request(String, long, long, Duration)} without waiting for Kafka's answer. */
+  java.util.concurrent.CompletableFuture<?> requestNow(String id, Duration deadline) {
+    return router.publish(new TransferRequested(id, "prefill-0", 1, "kv_data-0", "decode-0", 1, "kv_data-0",
+        TransferOp.WRITE, List.of(new ByteRange(0, 4096, 4096)), System.currentTimeMillis() + deadline.toMillis(),
+        true), id);
   }
 
   /** Publishes {@code event} as the fleet's router. */

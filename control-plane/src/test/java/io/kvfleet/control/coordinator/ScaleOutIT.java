@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +58,43 @@ class ScaleOutIT {
     String survivor = first.equals("coordinator-a") ? "coordinator-b" : "coordinator-a";
     assertThat(fleet.status(survivor).ownedTransferPartitions()).contains(partition);
     assertThat(fleet.state().violations()).isEmpty();
+  }
+
+  @Test
+  void aCoordinatorGivenBackItsPartitionDoesNotDecideAgainWhatItsProducerStillHolds() throws Exception {
+    // A second coordinator joining is a rebalance that takes every partition from the first and
+    // gives some back (Kafka's default range assignment by name: the first gets partitions 0 and
+    // 1, the second 2). The first's producer holds its answers 8 s (linger), so its dispatches are
+    // still on their way when it is given prefill-0's partition back: it must not decide those
+    // requests again.
+    int partition = Ownership.partitionOf("prefill-0", fleet.partitions(Topics.TRANSFERS));
+    String slow = partition == 2 ? "coordinator-z" : "coordinator-a"; // the name that is given it back
+    fleet.startGroupCoordinator(slow, "coordinators", Map.of(ProducerConfig.LINGER_MS_CONFIG, 8_000));
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    Await.until(slow + " to own prefill-0's partition", WAIT, () -> owns(slow, partition));
+
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      ids.add("held-" + i);
+      fleet.request("held-" + i, 1, 1, Duration.ofSeconds(60));
+    }
+    fleet.startGroupCoordinator("coordinator-m", "coordinators"); // between the two names
+    fleet.awaitState("every transfer to end", WAIT,
+        s -> ids.stream().allMatch(id -> s.transfer(id).map(t -> t.status().isTerminal()).orElse(false)));
+    assertThat(owns(slow, partition)).as(slow + " given prefill-0's partition back").isTrue();
+    assertThat(fleet.state().violations()).isEmpty();
+    for (String id : ids) {
+      assertThat(fleet.events(id, e -> e instanceof TransferDispatched)).as(id + " dispatches").hasSize(1);
+    }
+  }
+
+  private boolean owns(String coordinator, int partition) {
+    try {
+      return fleet.status(coordinator).ownedTransferPartitions().contains(partition);
+    } catch (Exception e) {
+      return false;
+    }
   }
 
   private String owner(int partition) {

@@ -48,7 +48,8 @@ class DeadLettersIT {
     try (var deadLetters = new DeadLetters(kafka.bootstrapServers(), "dead-letters-it")) {
       deadLetters.copyFromLog(Topics.NODES, 0, offset, "EVENT_UNSIGNED: no keyid");
       deadLetters.copyFromLog(Topics.NODES, 0, offset + 1_000, "EVENT_UNSIGNED: no keyid"); // never written
-      copies = readDeadLetters(2);
+      copies = readDeadLetters(List.of(DeadLetters.keyOf(Topics.NODES, 0, offset),
+          DeadLetters.keyOf(Topics.NODES, 0, offset + 1_000)));
     }
     var copy = copies.stream().filter(r -> key(r).equals(DeadLetters.keyOf(Topics.NODES, 0, offset))).findFirst();
     assertThat(copy).as("the copy of %s-0@%d", Topics.NODES, offset).isPresent();
@@ -63,7 +64,37 @@ class DeadLettersIT {
     assertThat(header(gone.get(), DeadLetters.REASON)).endsWith("(value not kept, and no longer in the log)");
   }
 
-  private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(int count) throws InterruptedException {
+  @Test
+  void copiesARecordTooLargeToCopyWholeWithoutItsValueAndSaysSo() throws Exception {
+    // As large as a producer with Kafka's default limit (1 MiB a request) may write: the copy's
+    // headers push it over, so a forged record of this size would otherwise never reach the topic.
+    byte[] junk = new byte[1_048_576 - 92 - 20];
+    Arrays.fill(junk, (byte) 'y');
+    long kept;
+    long reread;
+    try (var raw = new RawRecords(kafka.bootstrapServers())) {
+      kept = raw.send(Topics.TRANSFERS, 1, "k-big", junk);
+      reread = raw.send(Topics.TRANSFERS, 1, "k-big", junk);
+    }
+    List<ConsumerRecord<byte[], byte[]>> copies;
+    try (var deadLetters = new DeadLetters(kafka.bootstrapServers(), "dead-letters-large-it")) {
+      deadLetters.copy(Topics.TRANSFERS, 1, kept, "k-big", junk, "malformed: not JSON");
+      deadLetters.copyFromLog(Topics.TRANSFERS, 1, reread, "malformed: not JSON");
+      copies = readDeadLetters(List.of(DeadLetters.keyOf(Topics.TRANSFERS, 1, kept),
+          DeadLetters.keyOf(Topics.TRANSFERS, 1, reread)));
+    }
+    for (long offset : List.of(kept, reread)) {
+      var copy = copies.stream().filter(r -> key(r).equals(DeadLetters.keyOf(Topics.TRANSFERS, 1, offset))).findFirst();
+      assertThat(copy).as("the copy of %s-1@%d", Topics.TRANSFERS, offset).isPresent();
+      assertThat(copy.get().value()).as("sent without the value that made it too large").isNull();
+      assertThat(header(copy.get(), "kvfleet.dlq.key")).isEqualTo("k-big");
+      assertThat(header(copy.get(), DeadLetters.REASON)).isEqualTo("malformed: not JSON (value of " + junk.length
+          + " bytes not copied: too large with the copy's headers)");
+    }
+  }
+
+  /** The dead-letter copies with these keys, waiting until each is there. */
+  private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(List<String> keys) throws InterruptedException {
     List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
     try (var consumer = new KafkaConsumer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers(),
         "enable.auto.commit", false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -71,9 +102,13 @@ class DeadLettersIT {
           .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
-      Await.until(count + " dead-letter copies", Duration.ofSeconds(60), () -> {
-        consumer.poll(Duration.ofMillis(200)).forEach(got::add);
-        return got.size() >= count;
+      Await.until("the dead-letter copies " + keys, Duration.ofSeconds(60), () -> {
+        consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+          if (keys.contains(key(r))) {
+            got.add(r);
+          }
+        });
+        return keys.stream().allMatch(k -> got.stream().anyMatch(r -> key(r).equals(k)));
       });
     }
     return got;
