@@ -78,11 +78,12 @@ public final class Coordinator extends VerticleBase {
   private KafkaConsumer<String, Decoded> consumer;
   private TransferGroup transfers;
   /**
-   * This coordinator's publishes Kafka has not answered yet (event loop only). A partition taken
-   * over waits for them before it asks for its end: Kafka's rebalance takes every partition away
-   * and gives some back, and a dispatch still on its way would otherwise be decided again.
+   * This coordinator's publishes to each transfers partition that Kafka has not answered yet
+   * (event loop only). A partition taken over waits for its own before it asks for its end:
+   * Kafka's rebalance takes every partition away and gives some back, and a dispatch still on its
+   * way would otherwise be decided again.
    */
-  private final Set<Future<Void>> unanswered = new java.util.HashSet<>();
+  private final Map<Integer, Set<Future<Void>>> unanswered = new java.util.HashMap<>();
   private String group;
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
@@ -432,16 +433,21 @@ public final class Coordinator extends VerticleBase {
   private Future<Void> publish(FleetEvent event, int partition) {
     Future<Void> published = Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context)
         .mapEmpty();
-    if (!published.isComplete()) {
-      unanswered.add(published);
-      published.onComplete(answered -> unanswered.remove(published));
+    int to = partition >= 0 || !Topics.TRANSFERS.equals(Topics.topicOf(event)) || transferPartitions.isEmpty()
+        ? partition : Ownership.partitionOf(Topics.keyOf(event), transferPartitions.size());
+    if (to >= 0 && !published.isComplete()) {
+      var waiting = unanswered.computeIfAbsent(to, p -> new java.util.HashSet<>());
+      waiting.add(published);
+      published.onComplete(answered -> waiting.remove(published));
     }
     return published.onFailure(err -> deciding.unpublished(event, err, clock.millis()));
   }
 
-  /** Completes once Kafka has answered (acknowledged or refused) everything this coordinator published so far. */
-  private Future<?> ownPublishesAnswered() {
-    return Future.join(List.copyOf(unanswered)).transform(all -> Future.succeededFuture());
+  /** Completes once Kafka has answered (acknowledged or refused) all this coordinator published so far to these. */
+  private Future<?> ownPublishesAnswered(Set<Integer> partitions) {
+    List<Future<Void>> waiting = partitions.stream().flatMap(p -> unanswered.getOrDefault(p, Set.of()).stream())
+        .toList();
+    return Future.join(waiting).transform(all -> Future.succeededFuture());
   }
 
   /** What the watcher reads: this coordinator, on its event loop. */

@@ -10,11 +10,12 @@ import io.vertx.core.Vertx;
 import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.ObjLongConsumer;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -32,8 +33,12 @@ final class TransferGroup {
 
   private final Vertx vertx;
   private final KafkaConsumer<String, Decoded> consumer;
-  /** Partitions assigned here whose end offsets are not known yet. */
-  private final Set<TopicPartition> takingOver = new HashSet<>();
+  /**
+   * Partitions assigned here whose end offsets are not known yet, each with the assignment that
+   * gave it: an answer to an earlier assignment's question does not hand over a later one's.
+   */
+  private final Map<TopicPartition, Long> takingOver = new HashMap<>();
+  private long assignments;
 
   private TransferGroup(Vertx vertx, KafkaConsumer<String, Decoded> consumer) {
     this.vertx = vertx;
@@ -51,19 +56,21 @@ final class TransferGroup {
   /**
    * Joins: {@code partitions} hears how many partitions the topic has before any record comes,
    * {@code records} gets every record read, {@code assigned} each partition taken over and its end
-   * offset, asked for only once {@code ownWrites} completes (so the end covers what this member
-   * wrote before), {@code revoked} each partition lost.
+   * offset, asked for only once {@code ownWrites} of those partitions completes (so the end
+   * covers what this member wrote to them before), {@code revoked} each partition lost.
    */
   Future<?> join(IntConsumer partitions, Handler<KafkaConsumerRecord<String, Decoded>> records,
-      Supplier<Future<?>> ownWrites, ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
+      Function<Set<Integer>, Future<?>> ownWrites, ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
     consumer.handler(records);
     consumer.partitionsRevokedHandler(lost -> lost.forEach(tp -> {
       takingOver.remove(tp);
       revoked.accept(tp.getPartition());
     }));
     consumer.partitionsAssignedHandler(taken -> {
-      takingOver.addAll(taken);
-      ownWrites.get().onComplete(written -> takeOver(taken, assigned));
+      long assignment = ++assignments;
+      taken.forEach(tp -> takingOver.put(tp, assignment));
+      var numbers = taken.stream().map(TopicPartition::getPartition).collect(Collectors.toSet());
+      ownWrites.apply(numbers).onComplete(written -> takeOver(taken, assignment, assigned));
     });
     return consumer.partitionsFor(Topics.TRANSFERS).compose(infos -> {
       partitions.accept(infos.size());
@@ -80,20 +87,20 @@ final class TransferGroup {
    * (a broker flapping during the rebalance) it asks again for those still assigned, rather than
    * leave partitions with an owner that decides nothing for them.
    */
-  private void takeOver(Set<TopicPartition> taken, ObjLongConsumer<Integer> assigned) {
-    consumer.endOffsets(taken).onComplete(ends -> {
+  private void takeOver(Set<TopicPartition> taken, long assignment, ObjLongConsumer<Integer> assigned) {
+    var still = taken.stream().filter(tp -> takingOver.getOrDefault(tp, -1L) == assignment)
+        .collect(Collectors.toSet());
+    if (still.isEmpty()) {
+      return; // revoked, or assigned again since: that assignment asks for itself
+    }
+    consumer.endOffsets(still).onComplete(ends -> {
       if (ends.failed()) {
-        LOG.warn("no end offsets for transfer partitions {}, asking again: {}", taken, ends.cause().getMessage());
-        vertx.setTimer(ASK_AGAIN_MILLIS, t -> {
-          var still = taken.stream().filter(takingOver::contains).collect(Collectors.toSet());
-          if (!still.isEmpty()) {
-            takeOver(still, assigned);
-          }
-        });
+        LOG.warn("no end offsets for transfer partitions {}, asking again: {}", still, ends.cause().getMessage());
+        vertx.setTimer(ASK_AGAIN_MILLIS, t -> takeOver(still, assignment, assigned));
         return;
       }
       ends.result().forEach((tp, end) -> {
-        if (takingOver.remove(tp)) {
+        if (takingOver.remove(tp, assignment)) {
           assigned.accept(tp.getPartition(), end);
         }
       });

@@ -43,6 +43,8 @@ public final class DeadLetters implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
   /** How long a record not kept in memory is looked for again in the log before its copy says it is gone. */
   private static final Duration REREAD_WAIT = Duration.ofSeconds(10);
+  /** Characters of a key or reason a copy too large for Kafka keeps. */
+  static final int KEPT_TEXT = 4_096;
 
   private final String bootstrapServers;
   private final KafkaProducer<String, byte[]> producer;
@@ -65,35 +67,46 @@ public final class DeadLetters implements AutoCloseable {
 
   /** Copies a record (its value may be null: a tombstone) with {@code reason}; Kafka's answer is not awaited. */
   public void copy(String topic, int partition, long offset, String key, byte[] value, String reason) {
-    sender.execute(() -> send(topic, partition, offset, key, value, reason));
+    sender.execute(() -> send(topic, partition, offset, key, value, reason, true));
   }
 
   /**
    * Sends a copy; one Kafka refuses as too large (a record near the size limit, plus the copy's
-   * headers) is sent again without its value, its reason saying so, and any other refusal is
-   * logged with where the record is: a poison record is never dropped without a word.
+   * headers) is sent again without its value and with its key and reason cut to {@link #KEPT_TEXT}
+   * characters, its reason saying so (once: {@code whole} false is that second try), and any
+   * other refusal is logged with where the record is: a poison record is never dropped without a
+   * word.
    */
-  private void send(String topic, int partition, long offset, String key, byte[] value, String reason) {
+  private void send(String topic, int partition, long offset, String key, byte[] value, String reason,
+      boolean whole) {
     producer.send(record(topic, partition, offset, key, value, reason), (metadata, failure) -> {
       if (failure == null) {
         return;
       }
       String where = keyOf(topic, partition, offset);
-      if (!(failure instanceof RecordTooLargeException) || value == null) {
+      if (!(failure instanceof RecordTooLargeException) || !whole) {
         LOG.error("poison record {}: its dead-letter copy failed ({}); the record stays in the log at that place",
             where, failure.toString());
         return;
       }
-      LOG.warn("poison record {}: its dead-letter copy of {} bytes is too large for Kafka; copying it without its"
-          + " value", where, value.length);
-      String smaller = reason + " (value of " + value.length + " bytes not copied: too large with the copy's headers)";
+      int bytes = value == null ? 0 : value.length;
+      LOG.warn("poison record {}: its dead-letter copy is too large for Kafka; copying it without its value", where);
+      String smaller = cut(reason) + " (value of " + bytes + " bytes not copied: too large with the copy's headers)";
       try {
-        sender.execute(() -> send(topic, partition, offset, key, null, smaller));
+        sender.execute(() -> send(topic, partition, offset, cut(key), null, smaller, false));
       } catch (RejectedExecutionException closing) {
         LOG.error("poison record {}: not copied to the dead-letter topic (closing); the record stays in the log at"
             + " that place", where);
       }
     });
+  }
+
+  /** {@code text} as a header of a copy that was too large keeps it: at most {@link #KEPT_TEXT} characters. */
+  private static String cut(String text) {
+    if (text == null || text.length() <= KEPT_TEXT) {
+      return text;
+    }
+    return text.substring(0, KEPT_TEXT) + "... (" + text.length() + " characters)";
   }
 
   private static ProducerRecord<String, byte[]> record(
@@ -124,7 +137,7 @@ public final class DeadLetters implements AutoCloseable {
       }
       String key = found == null || found.key() == null ? null : new String(found.key(), StandardCharsets.UTF_8);
       send(topic, partition, offset, key, found == null ? null : found.value(),
-          found == null ? reason + missing : reason);
+          found == null ? reason + missing : reason, true);
     });
   }
 

@@ -189,13 +189,6 @@ final public class Fleet implements AutoCloseable {
     return request;
   }
 
-  /** {@link #request(String, long, long, Duration)} without waiting for Kafka's answer. */
-  java.util.concurrent.CompletableFuture<?> requestNow(String id, Duration deadline) {
-    return router.publish(new TransferRequested(id, "prefill-0", 1, "kv_data-0", "decode-0", 1, "kv_data-0",
-        TransferOp.WRITE, List.of(new ByteRange(0, 4096, 4096)), System.currentTimeMillis() + deadline.toMillis(),
-        true), id);
-  }
-
   /** Publishes {@code event} as the fleet's router. */
   void route(FleetEvent event) throws Exception {
     router.publish(event, event.subject()).get(30, TimeUnit.SECONDS);

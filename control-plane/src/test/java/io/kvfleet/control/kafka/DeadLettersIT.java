@@ -93,6 +93,28 @@ class DeadLettersIT {
     }
   }
 
+  @Test
+  void copiesARecordWithAKeyTooLargeToCopyWithTheKeyCut() throws Exception {
+    String hugeKey = "k".repeat(1_048_576 - 92 - 40);
+    byte[] small = "{}".getBytes(StandardCharsets.UTF_8);
+    long offset;
+    try (var raw = new RawRecords(kafka.bootstrapServers())) {
+      offset = raw.send(Topics.TRANSFERS, 2, hugeKey, small);
+    }
+    List<ConsumerRecord<byte[], byte[]>> copies;
+    try (var deadLetters = new DeadLetters(kafka.bootstrapServers(), "dead-letters-key-it")) {
+      deadLetters.copy(Topics.TRANSFERS, 2, offset, hugeKey, small, "EVENT_MISPLACED: key '" + hugeKey + "'");
+      copies = readDeadLetters(List.of(DeadLetters.keyOf(Topics.TRANSFERS, 2, offset)));
+    }
+    var copy = copies.getFirst();
+    assertThat(copy.value()).isNull();
+    assertThat(header(copy, "kvfleet.dlq.key"))
+        .isEqualTo("k".repeat(DeadLetters.KEPT_TEXT) + "... (" + hugeKey.length() + " characters)");
+    assertThat(header(copy, DeadLetters.REASON)).startsWith("EVENT_MISPLACED: key 'kkk")
+        .endsWith("... (" + (hugeKey.length() + 23) + " characters) (value of 2 bytes not copied: too large with the"
+            + " copy's headers)");
+  }
+
   /** The dead-letter copies with these keys, waiting until each is there. */
   private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(List<String> keys) throws InterruptedException {
     List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();

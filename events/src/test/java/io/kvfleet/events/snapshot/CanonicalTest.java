@@ -106,8 +106,9 @@ class CanonicalTest {
     }
     map.put("transfer-7777x", new Object()); // written by a worker, in some chunk of the middle
 
+    // A chunk written on another thread comes back wrapped by the fork-join pool: the reason is the same.
     assertThatThrownBy(() -> Canonical.sha256(map)).isInstanceOf(IllegalStateException.class)
-        .hasMessage("no canonical form for class java.lang.Object");
+        .hasMessageContaining("no canonical form for class java.lang.Object");
     map.put("transfer-7777x", 7_777L); // the pool is not left stuck: the next hash is whole
     assertThat(Canonical.sha256(map)).isEqualTo(CanonicalReference.sha256(map));
   }

@@ -11,14 +11,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,18 +82,15 @@ class ReplayBenchmarkProduceIT {
         }
       }
     }
-    FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
     if (config.isEmpty()) {
+      FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
       return;
     }
+    // Made with the setting, not altered after: a change takes a moment to reach the broker.
     try (var admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
         kafka.bootstrapServers()))) {
-      Map<ConfigResource, Collection<AlterConfigOp>> changes = new java.util.HashMap<>();
-      for (String topic : Topics.ALL) {
-        changes.put(new ConfigResource(ConfigResource.Type.TOPIC, topic), config.entrySet().stream()
-            .map(e -> new AlterConfigOp(new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET)).toList());
-      }
-      admin.incrementalAlterConfigs(changes).all().get();
+      admin.createTopics(Topics.ALL.stream()
+          .map(t -> new NewTopic(t, FleetTopics.PARTITIONS, (short) 1).configs(config)).toList()).all().get();
     }
   }
 }
