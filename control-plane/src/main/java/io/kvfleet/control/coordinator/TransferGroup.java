@@ -30,6 +30,13 @@ final class TransferGroup {
   private static final Logger LOG = LoggerFactory.getLogger(TransferGroup.class);
   /** How long to wait before asking Kafka again for the end offsets of assigned partitions. */
   private static final long ASK_AGAIN_MILLIS = 1_000;
+  /**
+   * How long a member waits after an assignment before it asks for the end: the member that had the
+   * partition hears of its revocation from Vert.x only after the rebalance, and its decisions
+   * already on their way land meanwhile. It narrows that window; it does not close it (a fenced
+   * write would; RELIABILITY.md, "A rebalance made a coordinator dispatch twice").
+   */
+  static final long TAKEOVER_GRACE_MILLIS = 2_000;
 
   private final Vertx vertx;
   private final KafkaConsumer<String, Decoded> consumer;
@@ -70,7 +77,8 @@ final class TransferGroup {
       long assignment = ++assignments;
       taken.forEach(tp -> takingOver.put(tp, assignment));
       var numbers = taken.stream().map(TopicPartition::getPartition).collect(Collectors.toSet());
-      ownWrites.apply(numbers).onComplete(written -> takeOver(taken, assignment, assigned));
+      vertx.setTimer(TAKEOVER_GRACE_MILLIS,
+          t -> ownWrites.apply(numbers).onComplete(written -> takeOver(taken, assignment, assigned)));
     });
     return consumer.partitionsFor(Topics.TRANSFERS).compose(infos -> {
       partitions.accept(infos.size());
