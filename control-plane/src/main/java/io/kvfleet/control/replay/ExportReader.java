@@ -188,15 +188,15 @@ public final class ExportReader implements AutoCloseable {
         }
       }
       switch (field) {
-        case "topic" -> topic = p.getText();
+        case "topic" -> topic = string(p, token, field);
         case "partition" -> partition = p.getIntValue();
         case "offset" -> offset = p.getLongValue();
         case "timestamp" -> timestamp = p.getLongValue();
-        case "key" -> key = text(p, token);
-        case "keyBase64" -> key = Base64.getDecoder().decode(p.getText());
-        case "headers" -> headers = headers(p);
-        case "value" -> value = token == JsonToken.START_OBJECT ? embedded(p, l) : text(p, token);
-        case "valueBase64" -> value = Base64.getDecoder().decode(p.getText());
+        case "key" -> key = text(p, token, field);
+        case "keyBase64" -> key = Base64.getDecoder().decode(string(p, token, field));
+        case "headers" -> headers = headers(p, token);
+        case "value" -> value = token == JsonToken.START_OBJECT ? embedded(p, l) : text(p, token, field);
+        case "valueBase64" -> value = Base64.getDecoder().decode(string(p, token, field));
         default -> p.skipChildren(); // "malformed" is recomputed on reading; newer fields are ignored
       }
     }
@@ -258,26 +258,48 @@ public final class ExportReader implements AutoCloseable {
     return Arrays.copyOfRange(l.bytes(), l.offset() + from, l.offset() + to);
   }
 
-  private static byte[] text(JsonParser p, JsonToken token) throws IOException {
-    return token == JsonToken.VALUE_NULL ? null : p.getText().getBytes(StandardCharsets.UTF_8);
+  private static byte[] text(JsonParser p, JsonToken token, String field) throws IOException {
+    return token == JsonToken.VALUE_NULL ? null : string(p, token, field).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static List<StoredRecord.Header> headers(JsonParser p) throws IOException {
+  /**
+   * A field's scalar text. An object or array where text belongs is refused: read as text it
+   * would leave the parser inside it, and the record's later fields would be lost without a word.
+   */
+  private static String string(JsonParser p, JsonToken token, String field) throws IOException {
+    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+      throw new IOException("\"" + field + "\" is " + (token == JsonToken.START_OBJECT ? "an object" : "an array")
+          + ", not text");
+    }
+    return p.getText();
+  }
+
+  private static List<StoredRecord.Header> headers(JsonParser p, JsonToken token) throws IOException {
+    if (token == JsonToken.VALUE_NULL) {
+      return List.of();
+    }
+    if (token != JsonToken.START_ARRAY) {
+      throw new IOException("\"headers\" is not an array");
+    }
     var headers = new ArrayList<StoredRecord.Header>();
-    while (p.nextToken() == JsonToken.START_OBJECT) {
+    JsonToken next;
+    while ((next = p.nextToken()) == JsonToken.START_OBJECT) {
       String name = null;
       byte[] value = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
-        JsonToken token = p.nextToken();
+        JsonToken t = p.nextToken();
         switch (field) {
-          case "name" -> name = p.getText();
-          case "value" -> value = text(p, token);
-          case "valueBase64" -> value = Base64.getDecoder().decode(p.getText());
+          case "name" -> name = string(p, t, "headers[].name");
+          case "value" -> value = text(p, t, "headers[].value");
+          case "valueBase64" -> value = Base64.getDecoder().decode(string(p, t, "headers[].valueBase64"));
           default -> p.skipChildren();
         }
       }
       headers.add(new StoredRecord.Header(name == null ? "" : name, value));
+    }
+    if (next != JsonToken.END_ARRAY) {
+      throw new IOException("\"headers\" holds " + next + " where a header object belongs");
     }
     // Immutable already, so the record keeps it without a copy; one header is the common case.
     return headers.size() == 1 ? List.of(headers.getFirst()) : List.copyOf(headers);
