@@ -187,7 +187,7 @@ public final class Coordinator extends VerticleBase {
 
   /** Joins the coordinators' consumer group on the transfers topic. */
   private Future<?> joinGroup() {
-    return TransferGroup.open(vertx, bootstrapServers, publisher.producerId(), group).compose(opened -> {
+    return TransferGroup.open(vertx, context, bootstrapServers, publisher.producerId(), group).compose(opened -> {
       transfers = opened;
       return transfers.join(this::transferPartitions, this::onRecord, this::ownPublishesAnswered,
           (partition, end) -> {

@@ -4,6 +4,7 @@ import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -30,13 +31,6 @@ final class TransferGroup {
   private static final Logger LOG = LoggerFactory.getLogger(TransferGroup.class);
   /** How long to wait before asking Kafka again for the end offsets of assigned partitions. */
   private static final long ASK_AGAIN_MILLIS = 1_000;
-  /**
-   * How long a member waits after an assignment before it asks for the end: the member that had the
-   * partition hears of its revocation from Vert.x only after the rebalance, and its decisions
-   * already on their way land meanwhile. It narrows that window; it does not close it (a fenced
-   * write would; RELIABILITY.md, "A rebalance made a coordinator dispatch twice").
-   */
-  static final long TAKEOVER_GRACE_MILLIS = 2_000;
 
   private final Vertx vertx;
   private final KafkaConsumer<String, Decoded> consumer;
@@ -45,45 +39,65 @@ final class TransferGroup {
    * gave it: an answer to an earlier assignment's question does not hand over a later one's.
    */
   private final Map<TopicPartition, Long> takingOver = new HashMap<>();
+  private final Fence fence;
   private long assignments;
 
-  private TransferGroup(Vertx vertx, KafkaConsumer<String, Decoded> consumer) {
+  private TransferGroup(Vertx vertx, KafkaConsumer<String, Decoded> consumer, Fence fence) {
     this.vertx = vertx;
     this.consumer = consumer;
+    this.fence = fence;
   }
 
-  /** A member of {@code group}, not joined yet; its Kafka client is built on a worker (the constructor blocks). */
-  static Future<TransferGroup> open(Vertx vertx, String bootstrapServers, String coordinatorId, String group) {
+  /**
+   * A member of {@code group}, not joined yet; its Kafka client is built on a worker (the constructor
+   * blocks). A revocation stops deciding on {@code context}, the coordinator's event loop.
+   */
+  static Future<TransferGroup> open(Vertx vertx, Context context, String bootstrapServers, String coordinatorId,
+      String group) {
+    var fence = new Fence();
     return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers,
             LogReader.groupConfig(bootstrapServers, coordinatorId, group), new StringDeserializer(),
-            new EnvelopeDeserializer())
-        .map(consumer -> new TransferGroup(vertx, consumer));
+            new EnvelopeDeserializer(), vertxListener -> new RevocationFence(vertxListener, context, fence::letGo))
+        .map(consumer -> new TransferGroup(vertx, consumer, fence));
   }
 
   /**
    * Joins: {@code partitions} hears how many partitions the topic has before any record comes,
    * {@code records} gets every record read, {@code assigned} each partition taken over and its end
-   * offset, asked for only once {@code ownWrites} of those partitions completes (so the end
-   * covers what this member wrote to them before), {@code revoked} each partition lost.
+   * offset, asked for only once {@code ownWrites} of those partitions completes (so the end covers
+   * what this member wrote to them before), {@code revoked} each partition lost. A partition is
+   * revoked, and {@code ownWrites} of it awaited, before Kafka lets another member have it ({@link
+   * RevocationFence}).
    */
   Future<?> join(IntConsumer partitions, Handler<KafkaConsumerRecord<String, Decoded>> records,
       Function<Set<Integer>, Future<?>> ownWrites, ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
     consumer.handler(records);
-    consumer.partitionsRevokedHandler(lost -> lost.forEach(tp -> {
-      takingOver.remove(tp);
-      revoked.accept(tp.getPartition());
-    }));
+    fence.letGo = lost -> {
+      lost.forEach(p -> {
+        takingOver.remove(new TopicPartition(Topics.TRANSFERS, p));
+        revoked.accept(p);
+      });
+      return ownWrites.apply(lost);
+    };
     consumer.partitionsAssignedHandler(taken -> {
       long assignment = ++assignments;
       taken.forEach(tp -> takingOver.put(tp, assignment));
       var numbers = taken.stream().map(TopicPartition::getPartition).collect(Collectors.toSet());
-      vertx.setTimer(TAKEOVER_GRACE_MILLIS,
-          t -> ownWrites.apply(numbers).onComplete(written -> takeOver(taken, assignment, assigned)));
+      ownWrites.apply(numbers).onComplete(written -> takeOver(taken, assignment, assigned));
     });
     return consumer.partitionsFor(Topics.TRANSFERS).compose(infos -> {
       partitions.accept(infos.size());
       return consumer.subscribe(Topics.TRANSFERS);
     });
+  }
+
+  /** What a revocation does on the event loop; set by {@link #join} before the member subscribes. */
+  private static final class Fence {
+    private Function<Set<Integer>, Future<?>> letGo = lost -> Future.succeededFuture();
+
+    Future<?> letGo(Set<Integer> lost) {
+      return letGo.apply(lost);
+    }
   }
 
   Future<?> close() {

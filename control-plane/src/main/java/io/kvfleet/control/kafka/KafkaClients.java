@@ -10,8 +10,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -90,6 +92,35 @@ public final class KafkaClients {
       Deserializer<V> values) {
     return vertx.executeBlocking(() -> consumer(bootstrapServers, settings, keys, values), false)
         .map(made -> io.vertx.kafka.client.consumer.KafkaConsumer.create(vertx, made));
+  }
+
+  /**
+   * {@link #vertxConsumer}, whose group rebalances go through {@code rebalance}: Kafka calls the
+   * listener it returns on its polling thread, and a member's revocation holds the rebalance until
+   * that call returns (Vert.x's own listener only hands the news to the caller's context).
+   */
+  public static <K, V> io.vertx.core.Future<io.vertx.kafka.client.consumer.KafkaConsumer<K, V>> vertxConsumer(
+      io.vertx.core.Vertx vertx, String bootstrapServers, Map<String, String> settings, Deserializer<K> keys,
+      Deserializer<V> values, UnaryOperator<ConsumerRebalanceListener> rebalance) {
+    return vertx.executeBlocking(() -> new Rebalancing<>(config(bootstrapServers, settings), keys, values, rebalance),
+            false)
+        .map(made -> io.vertx.kafka.client.consumer.KafkaConsumer.create(vertx, made));
+  }
+
+  /** A consumer whose subscriptions' rebalance listener is the caller's wrapping of the one given. */
+  private static final class Rebalancing<K, V> extends KafkaConsumer<K, V> {
+    private final UnaryOperator<ConsumerRebalanceListener> rebalance;
+
+    Rebalancing(Map<String, Object> config, Deserializer<K> keys, Deserializer<V> values,
+        UnaryOperator<ConsumerRebalanceListener> rebalance) {
+      super(config, keys, values);
+      this.rebalance = rebalance;
+    }
+
+    @Override
+    public void subscribe(java.util.Collection<String> topics, ConsumerRebalanceListener listener) {
+      super.subscribe(topics, rebalance.apply(listener));
+    }
   }
 
   static Map<String, String> read(Path file) {

@@ -82,7 +82,40 @@ class ScaleOutIT {
     fleet.startGroupCoordinator("coordinator-m", "coordinators"); // between the two names
     fleet.awaitState("every transfer to end", WAIT,
         s -> ids.stream().allMatch(id -> s.transfer(id).map(t -> t.status().isTerminal()).orElse(false)));
-    assertThat(owns(slow, partition)).as(slow + " given prefill-0's partition back").isTrue();
+    Await.until(slow + " to be given prefill-0's partition back", WAIT, () -> owns(slow, partition));
+    Thread.sleep(10_000); // what it decided on taking the partition back has left its producer (8 s linger)
+    assertThat(fleet.state().violations()).isEmpty();
+    for (String id : ids) {
+      assertThat(fleet.events(id, e -> e instanceof TransferDispatched)).as(id + " dispatches").hasSize(1);
+    }
+  }
+
+  @Test
+  void aCoordinatorThatLosesAPartitionLetsItGoOnlyOnceKafkaHasItsDecisions() throws Exception {
+    // The slow coordinator owns every partition; its producer holds its answers 20 s (linger, longer
+    // than the second one's start). A second one joins and is given prefill-0's partition (range assignment by name: of two
+    // members the first gets partitions 0 and 1, the second 2). The slow one's dispatches are
+    // still in its producer at the rebalance: the newcomer must not read the partition's end and
+    // decide those requests again before they land.
+    int partition = Ownership.partitionOf("prefill-0", fleet.partitions(Topics.TRANSFERS));
+    String slow = partition == 2 ? "coordinator-a" : "coordinator-z";
+    fleet.startGroupCoordinator(slow, "coordinators", Map.of(ProducerConfig.LINGER_MS_CONFIG, 20_000));
+    fleet.startAgent("prefill-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    Await.until(slow + " to own prefill-0's partition", WAIT, () -> owns(slow, partition));
+
+    long sent = System.nanoTime();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      ids.add("lost-" + i);
+      fleet.request("lost-" + i, 1, 1, Duration.ofSeconds(60));
+    }
+    fleet.startGroupCoordinator("coordinator-m", "coordinators");
+    fleet.awaitState("every transfer to end", WAIT,
+        s -> ids.stream().allMatch(id -> s.transfer(id).map(t -> t.status().isTerminal()).orElse(false)));
+    Await.until("the newcomer to own prefill-0's partition", WAIT, () -> owns("coordinator-m", partition));
+    // Whatever the slow one decided has left its producer 20 s after the requests: count after that.
+    Thread.sleep(Math.max(0, Duration.ofSeconds(22).minusNanos(System.nanoTime() - sent).toMillis()));
     assertThat(fleet.state().violations()).isEmpty();
     for (String id : ids) {
       assertThat(fleet.events(id, e -> e instanceof TransferDispatched)).as(id + " dispatches").hasSize(1);
