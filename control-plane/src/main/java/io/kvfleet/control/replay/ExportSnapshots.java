@@ -9,6 +9,9 @@ import io.kvfleet.events.snapshot.StateSnapshot;
 import io.kvfleet.events.state.FleetState;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +33,9 @@ import java.util.zip.CRC32C;
  * state must rebuild are checked, and a snapshot failing any is skipped with its reason.
  */
 public final class ExportSnapshots {
+  /** What every zstd frame starts with (RFC 8878), little-endian. */
+  private static final int ZSTD_MAGIC = 0xFD2FB528;
+
   private ExportSnapshots() {}
 
   /** A snapshot that passed every check. */
@@ -181,6 +187,7 @@ public final class ExportSnapshots {
       throw new InvalidSnapshotException("it belongs to the export created " + header.exportCreated()
           + ", not to this one (created " + exportCreated + ")");
     }
+    checkFrames(header, exportOf(listed.file()));
     byte[] all;
     try {
       all = Files.readAllBytes(listed.file());
@@ -203,6 +210,57 @@ public final class ExportSnapshots {
           + header.keepEndedMillis());
     }
     return new Loaded(listed.file(), header, state);
+  }
+
+  /**
+   * Whether the header's place in the export adds up: the CRC-32C covers the state, not the header
+   * line, so a changed frame or skip would start the tail elsewhere, refolding records or leaving
+   * some out without a word. Its frame and skip must make its record count, and its frames must run
+   * forward inside the export, each where a compressed frame starts (or at its end).
+   */
+  private static void checkFrames(ExportSnapshotHeader header, Path export) {
+    var frame = header.frame();
+    if (header.skip() < 0 || frame.recordsBefore() < 0 || frame.recordsBefore() + header.skip() != header.records()) {
+      throw new InvalidSnapshotException("its frame starts after " + frame.recordsBefore() + " records and it skips "
+          + header.skip() + ", which does not make its " + header.records() + " records");
+    }
+    try (var file = FileChannel.open(export)) {
+      var previous = new ExportWriter.Frame(-1, -1);
+      for (var next : header.tailFrames()) {
+        if (next.recordsBefore() <= previous.recordsBefore() || next.offset() <= previous.offset()) {
+          throw new InvalidSnapshotException("its frames do not run forward (" + previous.recordsBefore() + " records"
+              + " at byte " + previous.offset() + ", then " + next.recordsBefore() + " at byte " + next.offset() + ")");
+        }
+        if (!frameStartsAt(file, next.offset(), export)) {
+          throw new InvalidSnapshotException("no compressed frame of the export starts at byte " + next.offset()
+              + " (" + next.recordsBefore() + " records before it)");
+        }
+        previous = next;
+      }
+    } catch (IOException e) {
+      throw new InvalidSnapshotException("cannot read its export " + export + ": " + e.getMessage());
+    }
+  }
+
+  /** Whether a frame of {@code export} can start at {@code offset}: its end, the start, or a zstd frame's magic number. */
+  private static boolean frameStartsAt(FileChannel file, long offset, Path export) throws IOException {
+    if (offset == 0 || offset == file.size()) {
+      return offset <= file.size();
+    }
+    if (offset > file.size() || !export.getFileName().toString().endsWith(".zst")) {
+      return false; // only a zstd export has frames after its first
+    }
+    var magic = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+    while (magic.hasRemaining() && file.read(magic, offset + magic.position()) > 0) {
+      // read the four bytes
+    }
+    return !magic.hasRemaining() && magic.getInt(0) == ZSTD_MAGIC;
+  }
+
+  /** The export a snapshot in {@code <export>.snapshots/} belongs to. */
+  private static Path exportOf(Path snapshot) {
+    String dir = snapshot.getParent().getFileName().toString();
+    return snapshot.getParent().resolveSibling(dir.substring(0, Math.max(0, dir.length() - ".snapshots".length())));
   }
 
   private static int indexOf(byte[] bytes, byte b) {
