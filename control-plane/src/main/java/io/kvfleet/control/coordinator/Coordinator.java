@@ -85,6 +85,7 @@ public final class Coordinator extends VerticleBase {
    */
   private final Map<Integer, Set<Future<Void>>> unanswered = new java.util.HashMap<>();
   private String group;
+  /** Whole for a lone coordinator; a group member owns nothing until Kafka assigns it partitions. */
   private Ownership ownership = Ownership.whole();
   private final CatchUp catchUp = new CatchUp();
   private FoldWatcher watcher = FoldWatcher.NONE;
@@ -107,6 +108,7 @@ public final class Coordinator extends VerticleBase {
    */
   public Coordinator withGroup(String groupId) {
     this.group = groupId;
+    this.ownership = Ownership.none();
     return this;
   }
 
@@ -433,7 +435,9 @@ public final class Coordinator extends VerticleBase {
   private Future<Void> publish(FleetEvent event, int partition) {
     Future<Void> published = Future.fromCompletionStage(publisher.publish(event, event.subject(), partition), context)
         .mapEmpty();
-    int to = partition >= 0 || !Topics.TRANSFERS.equals(Topics.topicOf(event)) || transferPartitions.isEmpty()
+    // Kept by the transfer partition its duty comes with, node events too (a loss is its node's
+    // partition owner's to say), so that a revocation waits for them all (RevocationFence).
+    int to = partition >= 0 || transferPartitions.isEmpty()
         ? partition : Ownership.partitionOf(Topics.keyOf(event), transferPartitions.size());
     if (to >= 0 && !published.isComplete()) {
       var waiting = unanswered.computeIfAbsent(to, p -> new java.util.HashSet<>());

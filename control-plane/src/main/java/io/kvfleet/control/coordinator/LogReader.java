@@ -39,6 +39,11 @@ final class LogReader {
     config.put("group.instance.id", clientId);
     config.put("session.timeout.ms", Long.toString(GROUP_SESSION.toMillis()));
     config.put("heartbeat.interval.ms", Long.toString(GROUP_SESSION.toMillis() / 10));
+    // What RevocationFence rests on, whatever a client.properties file says: a revocation may hold
+    // the rebalance for its whole hold, and the group runs the classic protocol's assignment.
+    config.put("max.poll.interval.ms", Long.toString(RevocationFence.HOLD.multipliedBy(10).toMillis()));
+    config.put("partition.assignment.strategy", org.apache.kafka.clients.consumer.RangeAssignor.class.getName());
+    config.put("group.protocol", "classic");
     return config;
   }
 

@@ -37,6 +37,11 @@ final class Ownership {
     return new Ownership(partitions, false);
   }
 
+  /** A member of a group before it knows the transfers topic: it owns nothing. */
+  static Ownership none() {
+    return new Ownership(0, true);
+  }
+
   /** A member of a group, over a transfers topic of {@code partitions} partitions. */
   static Ownership group(int partitions) {
     return new Ownership(partitions, true);
@@ -44,7 +49,7 @@ final class Ownership {
 
   /** Whether this coordinator decides for transfers from, and watches the lease of, {@code nodeId}. */
   boolean owns(String nodeId) {
-    return !grouped || ready.contains(partitionOf(nodeId, partitions));
+    return !grouped || partitions > 0 && ready.contains(partitionOf(nodeId, partitions));
   }
 
   /**
@@ -89,7 +94,7 @@ final class Ownership {
 
   /** Whether {@code nodeId}'s transfers are in partition {@code partition}. */
   boolean holds(int partition, String nodeId) {
-    return !grouped || partitionOf(nodeId, partitions) == partition;
+    return !grouped || partitions > 0 && partitionOf(nodeId, partitions) == partition;
   }
 
   /** Kafka assigned {@code partition}, whose end was {@code end}; true when it is ready at once. */

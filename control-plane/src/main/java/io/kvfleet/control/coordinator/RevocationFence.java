@@ -28,8 +28,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The hold is bounded by {@link #HOLD}: a member whose writes Kafka does not answer by then lets
  * the rebalance go on, says so, and the agent's de-duplication by transfer id keeps the order from
- * running twice. A member paused or cut off past its session is not fenced by this (only
- * transactional writes would fence such a zombie).
+ * running twice. Partitions <em>lost</em> (the member's session ran out, someone else may own them
+ * already) and a member closing (a static member's partitions move only when its session runs out)
+ * are let go without the wait. A member paused or cut off past its session is not fenced by this
+ * (only transactional writes would fence such a zombie). Under the eager protocol every member
+ * gives up every partition at each rebalance, so the slowest member's unanswered writes hold the
+ * whole group's decisions, up to the hold.
  */
 final class RevocationFence implements ConsumerRebalanceListener {
   private static final Logger LOG = LoggerFactory.getLogger(RevocationFence.class);
@@ -59,7 +63,9 @@ final class RevocationFence implements ConsumerRebalanceListener {
 
   @Override
   public void onPartitionsLost(Collection<TopicPartition> partitions) {
-    hold(partitions); // already someone else's: stop deciding at once, and still flush
+    // Already someone else's, who may have read their end: waiting gains nothing (and a member that
+    // lost them usually cannot reach Kafka, so it would wait the whole hold). Stop deciding at once.
+    release(partitions);
     next.onPartitionsLost(partitions);
   }
 
@@ -73,7 +79,7 @@ final class RevocationFence implements ConsumerRebalanceListener {
     if (partitions.isEmpty()) {
       return;
     }
-    Set<Integer> numbers = partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
+    Set<Integer> numbers = numbers(partitions);
     var released = new CompletableFuture<Void>();
     context.runOnContext(v -> {
       try {
@@ -92,5 +98,17 @@ final class RevocationFence implements ConsumerRebalanceListener {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the consumer is closing
     }
+  }
+
+  /** Runs {@code letGo} on the event loop without waiting for it. */
+  private void release(Collection<TopicPartition> partitions) {
+    if (!partitions.isEmpty()) {
+      var numbers = numbers(partitions);
+      context.runOnContext(v -> letGo.apply(numbers));
+    }
+  }
+
+  private static Set<Integer> numbers(Collection<TopicPartition> partitions) {
+    return partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
   }
 }

@@ -77,7 +77,7 @@ final class TransferGroup {
         takingOver.remove(new TopicPartition(Topics.TRANSFERS, p));
         revoked.accept(p);
       });
-      return ownWrites.apply(lost);
+      return fence.closing ? Future.succeededFuture() : ownWrites.apply(lost);
     };
     consumer.partitionsAssignedHandler(taken -> {
       long assignment = ++assignments;
@@ -94,13 +94,16 @@ final class TransferGroup {
   /** What a revocation does on the event loop; set by {@link #join} before the member subscribes. */
   private static final class Fence {
     private Function<Set<Integer>, Future<?>> letGo = lost -> Future.succeededFuture();
+    private boolean closing;
 
     Future<?> letGo(Set<Integer> lost) {
       return letGo.apply(lost);
     }
   }
 
+  /** Leaves: a static member's partitions move only when its session runs out, so its revocation does not wait. */
   Future<?> close() {
+    fence.closing = true;
     return consumer.close();
   }
 

@@ -121,6 +121,11 @@ public final class KafkaClients {
     public void subscribe(java.util.Collection<String> topics, ConsumerRebalanceListener listener) {
       super.subscribe(topics, rebalance.apply(listener));
     }
+
+    @Override
+    public void subscribe(java.util.regex.Pattern pattern, ConsumerRebalanceListener listener) {
+      super.subscribe(pattern, rebalance.apply(listener));
+    }
   }
 
   static Map<String, String> read(Path file) {

@@ -267,9 +267,12 @@ public final class ExportReader implements AutoCloseable {
    * would leave the parser inside it, and the record's later fields would be lost without a word.
    */
   private static String string(JsonParser p, JsonToken token, String field) throws IOException {
-    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
-      throw new IOException("\"" + field + "\" is " + (token == JsonToken.START_OBJECT ? "an object" : "an array")
-          + ", not text");
+    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY || token == JsonToken.VALUE_NULL) {
+      throw new IOException("\"" + field + "\" is " + switch (token) {
+        case START_OBJECT -> "an object";
+        case START_ARRAY -> "an array";
+        default -> "null";
+      } + ", not text");
     }
     return p.getText();
   }

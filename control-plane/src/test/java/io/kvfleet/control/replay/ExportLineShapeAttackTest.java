@@ -32,7 +32,9 @@ class ExportLineShapeAttackTest {
       "\"headers\":[\"a\"]|where a header object belongs",
       "\"headers\":[{\"name\":{\"x\":1}}]|\"headers[].name\" is an object",
       "\"key\":[1,2]|\"key\" is an array",
-      "\"keyBase64\":{\"a\":1}|\"keyBase64\" is an object"})
+      "\"keyBase64\":{\"a\":1}|\"keyBase64\" is an object",
+      "\"keyBase64\":null|\"keyBase64\" is null",
+      "\"headers\":[{\"name\":null}]|\"headers[].name\" is null"})
   void aFieldOfTheWrongShapeIsRefusedNotReadPastItsValue(String field, String reason) {
     String line = "{\"topic\":\"kvfleet.transfers\",\"partition\":0,\"offset\":7,\"timestamp\":5," + field + ","
         + VALUE + "}";
@@ -45,6 +47,13 @@ class ExportLineShapeAttackTest {
     String line = "{\"topic\":{\"value\":\"forged\"},\"partition\":0,\"offset\":7,\"timestamp\":5," + VALUE + "}";
 
     assertThatThrownBy(() -> read(line)).isInstanceOf(IOException.class).hasMessageContaining("\"topic\" is an object");
+  }
+
+  @Test
+  void aNullTopicIsRefusedNotReadAsATopicNamedNull() {
+    String line = "{\"topic\":null,\"partition\":0,\"offset\":7,\"timestamp\":5," + VALUE + "}";
+
+    assertThatThrownBy(() -> read(line)).isInstanceOf(IOException.class).hasMessageContaining("\"topic\" is null");
   }
 
   @Test
