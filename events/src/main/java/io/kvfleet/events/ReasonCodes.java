@@ -54,6 +54,8 @@ public final class ReasonCodes {
    * Kafka within it), since the fleet may already have declared it lost.
    */
   public static final String LEASE_UNPROVEN = "LEASE_UNPROVEN";
+  /** Pages the source cannot prove landed inside its lease and before the deadline; the detail starts with their bytes. */
+  public static final String LANDED_AFTER_LEASE = "LANDED_AFTER_LEASE";
   /** A transfer request at a schema version newer than the coordinator reads; its id was readable. */
   public static final String SCHEMA_UNSUPPORTED = "SCHEMA_UNSUPPORTED";
   /** A transfer request whose data its schema version refuses (e.g. a zero-length range); its id was readable. */

@@ -14,6 +14,10 @@ import java.util.function.LongSupplier;
  * clocks run at the same rate (no clock sync is needed, as the proof starts from the agent's own
  * send time, never a timestamp compared across machines).
  *
+ * <p>The margin is for starting work; what landed is judged against the lease's end itself: bytes
+ * that landed before a reading of this clock that is still before {@code s + lease} landed before
+ * anyone could have declared the node lost ({@link #inside}).
+ *
  * <p>Thread-safe: heartbeats are acknowledged on Kafka's thread, checked on transfer workers.
  */
 public final class Lease {
@@ -63,12 +67,22 @@ public final class Lease {
     return !dead && nanoTime.getAsLong() < provenUntil;
   }
 
+  /**
+   * Whether the monotonic instant {@code at} lies inside the proven lease: before its end (the last
+   * acknowledged send plus the lease, margin excluded), and the lease neither revoked nor lapsed for
+   * good. Anything that happened before such an instant happened before the fleet could have declared
+   * this epoch lost; a revoke counts even for an earlier instant, since the agent revokes before it
+   * says goodbye or joins again, either of which lets the fleet fail its transfers sooner.
+   */
+  public boolean inside(long at) {
+    long proven = provenUntil;
+    return !dead && proven != Long.MIN_VALUE && at < proven + marginNanos;
+  }
+
   /** Whether a lease was proven once and has lapsed since: the fleet may have declared this epoch lost. */
   public boolean lapsed() {
     return provenUntil != Long.MIN_VALUE && (dead || nanoTime.getAsLong() >= provenUntil);
   }
-
-
 
   /** How long ago the proof ran out, for a message; zero while it holds. */
   public Duration lapsedFor() {

@@ -319,6 +319,9 @@ public final class NodeAgent extends VerticleBase {
     }
     Future<?> drained = runner == null ? Future.succeededFuture() : runner.drain(stopDrain);
     return drained.compose(done -> {
+      if (lease != null) {
+        lease.revoke(); // what still runs after the drain may not report a completion after the goodbye
+      }
       vertx.cancelTimer(heartbeatTimer);
       vertx.cancelTimer(fenceTimer);
       if (landingDesk != null) {

@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * <p>Orders to one destination incarnation run one after another, in the order they came; orders
  * to different destinations run side by side, so a destination that died holds up only its own
  * queue (and each of its transfers only until that transfer's deadline). No order starts unless
- * this incarnation can prove its lease ({@link Lease}) and the order names its epoch: an agent never
- * moves a byte for a transfer the fleet may already have been told failed.
+ * this incarnation can prove its lease ({@link Lease}) and the order names its epoch, and no
+ * completion is reported unless every page provably landed inside the lease and before the deadline
+ * ({@link LeaseFence}): a page that may have landed after the fleet was told the transfer failed is
+ * reported as such ({@code LANDED_AFTER_LEASE}), never as completed.
  */
 final class OrderRunner {
   private static final Logger LOG = LoggerFactory.getLogger(OrderRunner.class);
@@ -201,6 +203,6 @@ final class OrderRunner {
           "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " passed before "
               + config.nodeId() + " could start it (it waited behind other transfers); not run");
     }
-    return dataPlane.transfer(order, landings, lease::current);
+    return dataPlane.transfer(order, landings, new LeaseFence(lease));
   }
 }

@@ -114,8 +114,8 @@ public final class FaultRun {
     return new Figures(scenario.description + " x" + config.rounds(), tally.requests(), acknowledged.size(), refused,
         tally.endedOnce(), tally.unended() + poison.unended(tally), tally.endedTwiceOrMore() + poison.endedTwice(tally),
         tally.lateOutcomes(), tally.lost(acknowledged), anomalies.count(AnomalyKind.DUPLICATE),
-        anomalies.count(AnomalyKind.SEQUENCE_GAP), anomalies.count(AnomalyKind.VIOLATION), tally.bytesAfterFailure(),
-        stalled(tally), detections(tally), poison.count(), deadLettered, List.copyOf(restarts),
+        anomalies.count(AnomalyKind.SEQUENCE_GAP), anomalies.count(AnomalyKind.VIOLATION), tally.bytesMaybeLate(),
+        tally.bytesReportedLate(), stalled(tally), detections(tally), poison.count(), deadLettered, List.copyOf(restarts),
         java.util.stream.Stream.concat(poison.unendedIds(tally).stream(), tally.examples(5).stream()).toList(),
         tally.verdictsAfterReport(), tally.completed(), faults.size(), detectsAgentFaults(),
         tally.endedHow());

@@ -18,7 +18,10 @@ import java.util.List;
  * @param duplicates events the log holds twice (redeliveries)
  * @param gaps sequence gaps of any producer
  * @param violations invariant breaks the fold found
- * @param bytesAfterFailure bytes a source reported moved after the fleet published that the transfer failed
+ * @param bytesMaybeLate bytes that may have landed after the fleet published that their transfer failed: what
+ *     sources reported {@code LANDED_AFTER_LEASE}, and completions after a failure their proof does not cover
+ * @param bytesReportedLate bytes of completions published after a failure whose sources proved they landed
+ *     before it (inside the lease, before the deadline): a late report, not a broken promise
  * @param stalled requests made after a killed peer was back that still timed out (they waited behind the dead one)
  * @param detect from each fault to the fleet's verdict on it (agent faults: to {@code peer.lost})
  * @param poison poison records written; {@code deadLettered} of them reached the dead-letter topic
@@ -32,14 +35,15 @@ import java.util.List;
  */
 public record Figures(String scenario, long requests, long acknowledged, long refused, long endedOnce, long unended,
     long endedTwice, long lateOutcomes, long lost, long duplicates, long gaps, long violations,
-    long bytesAfterFailure, long stalled, List<Duration> detect, long poison, long deadLettered, List<Duration> restarts,
+    long bytesMaybeLate, long bytesReportedLate, long stalled, List<Duration> detect, long poison, long deadLettered,
+    List<Duration> restarts,
     List<String> examples, long verdictsAfterReport, long completed, int faults, boolean detectsAgentFaults,
     java.util.SortedMap<String, Long> endedHow) {
 
   /** Whether the promise held: one ending each, nothing lost, doubled or moved after a failure, all poison dead-lettered. */
   public boolean held() {
     return unended == 0 && endedTwice == 0 && lost == 0 && duplicates == 0 && gaps == 0 && violations == 0
-        && bytesAfterFailure == 0 && stalled == 0 && deadLettered == poison && requests > 0 && completed > 0
+        && bytesMaybeLate == 0 && stalled == 0 && deadLettered == poison && requests > 0 && completed > 0
         && restarts.size() == faults && (!detectsAgentFaults || detect.size() == faults);
   }
 
@@ -50,8 +54,9 @@ public record Figures(String scenario, long requests, long acknowledged, long re
         + " ended once %d,".formatted(endedOnce)
         + " unended %d, ended twice or more %d, late outcomes %d (a verdict after the agent's report: %d)%n"
             .formatted(unended, endedTwice, lateOutcomes, verdictsAfterReport)
-        + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes moved after a failure %d,"
-            .formatted(lost, duplicates, gaps, violations, bytesAfterFailure)
+        + "  lost %d, duplicates %d, sequence gaps %d, violations %d, bytes that may have landed after a failure %d"
+            .formatted(lost, duplicates, gaps, violations, bytesMaybeLate)
+        + " (reported after one, proven landed before it: %d),".formatted(bytesReportedLate)
         + " timed out after the peer was back %d%n".formatted(stalled)
         + "  poison %d, dead-lettered %d; faults %d; time to detect %s; restart to ready %s"
             .formatted(poison, deadLettered, faults, range(detect), range(restarts))

@@ -1,6 +1,9 @@
 package io.kvfleet.control.chaos;
 
+import io.kvfleet.control.dataplane.LandedLate;
 import io.kvfleet.events.Envelope;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferFailed;
@@ -18,11 +21,25 @@ import java.util.Set;
  * Every transfer's endings as the log holds them, counted the way the promise is stated: exactly one
  * ending from the fleet's side (an agent's report after a coordinator's verdict is a late outcome,
  * not a second ending), and no bytes moved after a failure was published.
+ *
+ * <p>A source reports a completion only once it proved every page landed inside its lease and
+ * before the deadline ({@code LeaseFence}), else it fails the transfer {@code LANDED_AFTER_LEASE}
+ * with the bytes it cannot vouch for. So a completion published after a failure moved its bytes in
+ * time when that failure was one the source's proof covers (its own loss or departure, or the
+ * time-out); after a failure because the destination was gone its proof says nothing, and it
+ * counts as late.
  */
 final class Tally {
+  /** {@code bytes}: what a completion moved, or what a {@code LANDED_AFTER_LEASE} failure says may have landed late. */
   private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut, String how) {}
 
+  private record Incarnation(String nodeId, long epoch) {}
+
   private final Map<String, String> sources = new HashMap<>();
+  private final Map<String, Incarnation> destinations = new HashMap<>();
+  /** When each incarnation was first gone: declared lost, left, or a later epoch of its node joined. */
+  private final Map<Incarnation, Instant> goneAt = new HashMap<>();
+  private final Map<String, List<Map.Entry<Long, Instant>>> joins = new HashMap<>();
   private final Map<String, Instant> requestedAt = new HashMap<>();
   private final Map<String, List<Ending>> endings = new HashMap<>();
   private final List<Instant> peerLosses = new ArrayList<>();
@@ -31,14 +48,21 @@ final class Tally {
     switch (envelope.data()) {
       case TransferRequested r -> {
         sources.putIfAbsent(r.transferId(), r.sourceNode());
+        destinations.putIfAbsent(r.transferId(), new Incarnation(r.destinationNode(), r.destinationEpoch()));
         requestedAt.putIfAbsent(r.transferId(), envelope.time());
       }
       case TransferCompleted c -> end(c.transferId(), envelope, true, c.bytes(), false, "completed");
-      case TransferFailed f -> end(f.transferId(), envelope, false, 0, false, "failed " + f.reason());
+      case TransferFailed f -> end(f.transferId(), envelope, false, LandedLate.bytes(f), false, "failed " + f.reason());
       case TransferRejected r -> end(r.transferId(), envelope, false, 0, false, "rejected " + r.reason());
       case TransferTimedOut t -> end(t.transferId(), envelope, false, 0, true, "timed out");
-      case PeerLost l -> peerLosses.add(envelope.time());
-      default -> { } // joins, heartbeats, registrations, dispatches: no ending
+      case PeerLost l -> {
+        peerLosses.add(envelope.time());
+        gone(new Incarnation(l.nodeId(), l.epoch()), envelope.time());
+      }
+      case PeerLeft l -> gone(new Incarnation(l.nodeId(), l.epoch()), envelope.time());
+      case PeerJoined j -> joins.computeIfAbsent(j.nodeId(), n -> new ArrayList<>())
+          .add(Map.entry(j.epoch(), envelope.time()));
+      default -> { } // heartbeats, registrations, dispatches: no ending
     }
   }
 
@@ -101,16 +125,66 @@ final class Tally {
         && list(id).getFirst().producer().equals(sources.get(id))).count();
   }
 
-  /** Bytes the source reported moved by a completion later than a failure the fleet had published. */
-  long bytesAfterFailure() {
+  /**
+   * Bytes that may have landed after the fleet was told their transfer failed: what sources reported
+   * {@code LANDED_AFTER_LEASE}, wherever it falls in the log, and what a completion reported after a
+   * failure the source's proof does not cover (its destination was gone by then). Must be 0.
+   */
+  long bytesMaybeLate() {
     long bytes = 0;
     for (var id : sources.keySet()) {
-      Instant failedAt = list(id).stream().filter(e -> !e.completed()).map(Ending::time).min(Instant::compareTo).orElse(null);
-      if (failedAt != null) {
-        bytes += list(id).stream().filter(e -> e.completed() && e.time().isAfter(failedAt)).mapToLong(Ending::bytes).sum();
+      bytes += list(id).stream().filter(e -> !e.completed() && e.producer().equals(sources.get(id)))
+          .mapToLong(Ending::bytes).sum(); // 0 but for LANDED_AFTER_LEASE
+      Ending failure = firstFailure(id);
+      if (failure != null && !provenBefore(id, failure)) {
+        bytes += reportedAfter(id, failure);
       }
     }
     return bytes;
+  }
+
+  /** Bytes of completions after a failure whose sources proved they landed before it: late reports, not late bytes. */
+  long bytesReportedLate() {
+    long bytes = 0;
+    for (var id : sources.keySet()) {
+      Ending failure = firstFailure(id);
+      if (failure != null && provenBefore(id, failure)) {
+        bytes += reportedAfter(id, failure);
+      }
+    }
+    return bytes;
+  }
+
+  private Ending firstFailure(String id) {
+    return list(id).stream().filter(e -> !e.completed()).min(java.util.Comparator.comparing(Ending::time)).orElse(null);
+  }
+
+  private long reportedAfter(String id, Ending failure) {
+    return list(id).stream().filter(e -> e.completed() && e.time().isAfter(failure.time())).mapToLong(Ending::bytes)
+        .sum();
+  }
+
+  /**
+   * Whether a completion's proof (inside the source's lease, before the deadline) puts its bytes
+   * before {@code failure}: a time-out, or a failure while the destination incarnation was still
+   * there, so one about the source itself.
+   */
+  private boolean provenBefore(String id, Ending failure) {
+    if (failure.timedOut()) {
+      return true;
+    }
+    if (failure.how().startsWith("rejected")) {
+      return false; // never dispatched: no source ran it under any proof
+    }
+    Incarnation destination = destinations.get(id);
+    Instant gone = goneAt.get(destination);
+    boolean replaced = joins.getOrDefault(destination.nodeId(), List.of()).stream()
+        .anyMatch(j -> j.getKey() > destination.epoch() && !j.getValue().isAfter(failure.time()));
+    return !replaced && (gone == null || gone.isAfter(failure.time()));
+  }
+
+  private void gone(Incarnation incarnation, Instant at) {
+    goneAt.merge(incarnation, at, (a, b) -> a.isBefore(b) ? a : b);
   }
 
   /** Up to {@code limit} transfers without exactly one ending, each with its endings, for a postmortem. */

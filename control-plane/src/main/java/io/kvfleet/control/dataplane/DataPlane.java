@@ -9,7 +9,6 @@ import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegistrationFailed;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.Optional;
 
 /**
@@ -47,12 +46,13 @@ public interface DataPlane extends AutoCloseable {
   }
 
   /**
-   * {@link #transfer(TransferOrder, Landings)}, giving up on its batch (failed, no longer waited on)
-   * as soon as {@code mayGoOn} says no before the request's deadline: the agent can no longer prove
-   * its lease.
+   * {@link #transfer(TransferOrder, Landings)} under the source's lease: no page starts, nor does its
+   * batch go on being waited for, once {@code fence} says the lease is not proven, and the transfer
+   * completes only if {@code fence} proves, after each page landed, that it landed in time; else it
+   * fails {@link LandedLate}. This default has no pages of its own: it asks once, after the whole.
    */
-  default FleetEvent transfer(TransferOrder order, Landings landings, BooleanSupplier mayGoOn) {
-    return transfer(order, landings);
+  default FleetEvent transfer(TransferOrder order, Landings landings, Fence fence) {
+    return LandedLate.proven(transfer(order, landings), order.request(), fence);
   }
 
   /** Whether {@code backend} moves bytes between hosts (ucx does; cuda IPC and process_vm do not). */

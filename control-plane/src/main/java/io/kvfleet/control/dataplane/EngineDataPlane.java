@@ -16,6 +16,7 @@ import io.kvfleet.engine.Registration;
 import io.kvfleet.engine.RemoteKey;
 import io.kvfleet.engine.RemoteRegion;
 import io.kvfleet.engine.TransferBatch;
+import io.kvfleet.engine.TransferFailure;
 import io.kvfleet.engine.TransferResult;
 import io.kvfleet.engine.WorkerAddress;
 import io.kvfleet.events.BackendCapability;
@@ -184,14 +185,15 @@ public final class EngineDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order, Landings landings) {
-    return transfer(order, landings, () -> true);
+    return transfer(order, landings, Fence.UNFENCED);
   }
 
+  /** One page per native batch: the direct path's one batch, each staged chunk, each backend's batch of parts. */
   @Override
-  public FleetEvent transfer(TransferOrder order, Landings landings, BooleanSupplier mayGoOn) {
+  public FleetEvent transfer(TransferOrder order, Landings landings, Fence fence) {
     if (!order.parts().isEmpty()) {
       return new RequestTransferRun(engine.backends(), this::held, sending)
-          .run(order);
+          .run(order, fence);
     }
     TransferRequested request = order.request();
     var local = held(request.sourceRegion());
@@ -201,7 +203,7 @@ public final class EngineDataPlane implements DataPlane {
     boolean stageable = staged.holds(request.sourceRegion())
         || order.destinationKeys().containsKey(StagedPath.BACKEND);
     if (backend.isEmpty() && stageable) {
-      return staged(order, local, landings);
+      return staged(order, local, landings, fence);
     }
     if (backend.isEmpty()) {
       return failed(request, ReasonCodes.NOT_EXPOSED, "no backend registered both regions: local "
@@ -212,7 +214,7 @@ public final class EngineDataPlane implements DataPlane {
       peer = sending.peer(backend.get(), order.destinationTransport());
     } catch (RuntimeException e) {
       // e.g. cuda IPC to another host: the staged path reaches it when both ends offer it
-      return stageable ? staged(order, local, landings)
+      return stageable ? staged(order, local, landings, fence)
           : failed(request, reasonOf(e), String.valueOf(e.getMessage()));
     }
     try {
@@ -226,10 +228,18 @@ public final class EngineDataPlane implements DataPlane {
       // fails this transfer when the fleet times it out (or may declare this node lost), and the
       // bytes it holds back are never written after that.
       var result = awaitWhile(peer.post(request.op() == TransferOp.WRITE ? Direction.WRITE : Direction.READ, batch),
-          request.deadlineMillis(), mayGoOn);
+          request.deadlineMillis(), fence::mayGoOn);
+      // Asked once the batch ended, so the clocks it reads are later than every byte that landed.
+      boolean inTime = fence.landedInTime(request.deadlineMillis());
       return switch (result) {
+        case TransferResult.Completed c when !inTime -> LandedLate.failed(request, c.bytes(),
+            "its one batch of " + request.ranges().size() + " ranges", 0);
         case TransferResult.Completed c -> new TransferCompleted(request.transferId(), request.sourceNode(),
             c.bytes(), c.nanos(), c.path(), request.checksum() ? checksum(registration, request) : "");
+        // Abandoned part-way once the lease was not current: what earlier polls (or the NIC) moved is unknown.
+        case TransferResult.Failed f when !inTime && f.reason() == TransferFailure.LEASE_UNPROVEN ->
+            LandedLate.failed(request, request.totalBytes(), "at most: its one batch of " + request.ranges().size()
+                + " ranges, abandoned part-way", 0);
         case TransferResult.Failed f -> new TransferFailed(request.transferId(), request.sourceNode(),
             f.reason().name(), f.nativeCode(), f.detail() + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
       };
@@ -238,9 +248,9 @@ public final class EngineDataPlane implements DataPlane {
     }
   }
 
-  private FleetEvent staged(TransferOrder order, Map<String, Registration> local, Landings landings) {
+  private FleetEvent staged(TransferOrder order, Map<String, Registration> local, Landings landings, Fence fence) {
     try {
-      return staged.send(order, staged.carrier().map(local::get), landings);
+      return staged.send(order, staged.carrier().map(local::get), landings, fence);
     } catch (RuntimeException e) {
       return failed(order.request(), ReasonCodes.TRANSPORT_ERROR, "staged path: " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package io.kvfleet.control.dataplane;
 
+import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.ByteRange;
@@ -84,6 +85,12 @@ public final class InProcessDataPlane implements DataPlane {
 
   @Override
   public FleetEvent transfer(TransferOrder order) {
+    return transfer(order, Landings.NONE, Fence.UNFENCED);
+  }
+
+  /** Each range (each part's range) is a page to {@code fence}: asked before its copy, and after it. */
+  @Override
+  public FleetEvent transfer(TransferOrder order, Landings landings, Fence fence) {
     var request = order.request();
     var regions = order.parts().isEmpty() ? List.of(order.source(), order.destination())
         : order.parts().stream().flatMap(p -> java.util.stream.Stream.of(p.source(), p.destination())).toList();
@@ -95,22 +102,30 @@ public final class InProcessDataPlane implements DataPlane {
       }
     }
     if (!order.parts().isEmpty()) {
-      return InProcessParts.run(order, InProcessDataPlane::segment, BACKEND + "/memcpy");
+      return InProcessParts.run(order, InProcessDataPlane::segment, BACKEND + "/memcpy", fence);
     }
     var local = segment(order.source());
     var remote = segment(order.destination());
     var crc = new CRC32C();
     long started = System.nanoTime();
+    long landed = 0;
     for (ByteRange range : request.ranges()) {
       if (!range.fitsIn(local.byteSize(), remote.byteSize())) {
         return new TransferFailed(request.transferId(), request.sourceNode(),
             ReasonCodes.OUT_OF_BOUNDS, 0, "range " + range + " exceeds a region");
+      }
+      if (!fence.mayGoOn()) {
+        return Fence.stopped(request, "range " + range, landed);
       }
       if (request.op() == TransferOp.WRITE) {
         MemorySegment.copy(local, range.sourceOffset(), remote, range.destinationOffset(), range.length());
       } else {
         MemorySegment.copy(remote, range.destinationOffset(), local, range.sourceOffset(), range.length());
       }
+      if (!fence.landedInTime(request.deadlineMillis())) {
+        return LandedLate.failed(request, range.length(), "range " + range, landed);
+      }
+      landed += range.length();
       if (request.checksum()) {
         crc.update(local.asSlice(range.sourceOffset(), range.length()).asByteBuffer());
       }

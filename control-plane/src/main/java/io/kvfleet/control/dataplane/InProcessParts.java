@@ -25,7 +25,8 @@ import java.util.zip.CRC32C;
 final class InProcessParts {
   private InProcessParts() {}
 
-  static FleetEvent run(TransferOrder order, Function<RegionSpec, MemorySegment> segment, String path) {
+  /** Runs the parts; each range is a page to {@code fence}, asked before its copy and after it. */
+  static FleetEvent run(TransferOrder order, Function<RegionSpec, MemorySegment> segment, String path, Fence fence) {
     var request = order.request();
     for (OrderPart part : order.parts()) {
       for (ByteRange r : part.ranges()) {
@@ -37,6 +38,7 @@ final class InProcessParts {
       }
     }
     long started = System.nanoTime();
+    long landed = 0;
     Map<String, long[]> sums = new LinkedHashMap<>();
     Map<String, CRC32C> crcs = new LinkedHashMap<>();
     for (OrderPart part : order.parts()) {
@@ -44,7 +46,15 @@ final class InProcessParts {
       var to = segment.apply(part.destination());
       var crc = crcs.computeIfAbsent(part.component(), c -> new CRC32C());
       for (ByteRange r : part.ranges()) {
+        String page = "part " + part.component() + " buffer " + part.buffer() + " range " + r;
+        if (!fence.mayGoOn()) {
+          return Fence.stopped(request, page, landed);
+        }
         MemorySegment.copy(from, r.sourceOffset(), to, r.destinationOffset(), r.length());
+        if (!fence.landedInTime(request.deadlineMillis())) {
+          return LandedLate.failed(request, r.length(), page, landed);
+        }
+        landed += r.length();
         if (request.checksum()) {
           crc.update(from.asSlice(r.sourceOffset(), r.length()).asByteBuffer());
         }

@@ -47,7 +47,8 @@ final class RequestTransferRun {
   /** A batch of one backend's parts. */
   private record Batch(String backend, List<OrderPart> parts, List<Registration> registrations) {}
 
-  FleetEvent run(TransferOrder order) {
+  /** Runs the order; each backend's batch is a page to {@code fence}, asked before it goes and once it completed. */
+  FleetEvent run(TransferOrder order, Fence fence) {
     TransferRequested request = order.request();
     Map<String, Batch> batches = new LinkedHashMap<>();
     List<Registration> sources = new ArrayList<>();
@@ -67,11 +68,21 @@ final class RequestTransferRun {
     }
     long started = System.nanoTime();
     List<String> paths = new ArrayList<>();
+    long landed = 0;
     for (Batch batch : batches.values()) {
+      if (!fence.mayGoOn()) {
+        return Fence.stopped(request, "the " + batch.backend() + " batch of parts " + names(batch.parts()), landed);
+      }
       var failure = post(request, order.destinationTransport(), batch, paths);
       if (failure != null) {
         return failure;
       }
+      long bytes = batch.parts().stream().mapToLong(OrderPart::bytes).sum();
+      if (!fence.landedInTime(request.deadlineMillis())) {
+        return LandedLate.failed(request, bytes, "the " + batch.backend() + " batch of parts "
+            + names(batch.parts()), landed);
+      }
+      landed += bytes;
     }
     long nanos = System.nanoTime() - started;
     return completed(request, order, sources, nanos, String.join(", ", paths)); // one path per native batch

@@ -134,9 +134,11 @@ final class StagedPath implements AutoCloseable {
 
   /**
    * Runs a WRITE whose source is staged here or whose destination is staged there; {@code
-   * sourceUcx} is the source region's registration with the {@link #carrier} when it has one.
+   * sourceUcx} is the source region's registration with the {@link #carrier} when it has one. Each
+   * chunk is a page to {@code fence}: asked before it starts, and once the destination answered
+   * that it landed.
    */
-  FleetEvent send(TransferOrder order, Optional<Registration> sourceUcx, Landings landings) {
+  FleetEvent send(TransferOrder order, Optional<Registration> sourceUcx, Landings landings, Fence fence) {
     TransferRequested request = order.request();
     String ucx = carrier.orElseThrow(() -> new IllegalStateException(unavailable().orElse("no carrier")));
     if (request.op() != TransferOp.WRITE) {
@@ -170,6 +172,9 @@ final class StagedPath implements AutoCloseable {
     for (ByteRange r : request.ranges()) {
       for (long done = 0; done < r.length(); done += CHUNK) {
         long n = Math.min(CHUNK, r.length() - done);
+        if (!fence.mayGoOn()) {
+          return Fence.stopped(request, "the chunk at source offset " + (r.sourceOffset() + done), bytes);
+        }
         Registration from;
         long at;
         if (source != null) {
@@ -196,6 +201,9 @@ final class StagedPath implements AutoCloseable {
         if (refused.isPresent()) {
           return failed(request, refused.get().reason(), refused.get().nativeCode(), "chunk at source offset "
               + (r.sourceOffset() + done) + " (" + n + " B): " + refused.get().detail());
+        }
+        if (!fence.landedInTime(request.deadlineMillis())) {
+          return LandedLate.failed(request, n, "the chunk at source offset " + (r.sourceOffset() + done), bytes);
         }
         bytes += n;
       }

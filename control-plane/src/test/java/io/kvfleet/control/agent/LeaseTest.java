@@ -73,6 +73,39 @@ class LeaseTest {
   }
 
   @Test
+  void aMomentPastTheMarginIsStillInsideTheLeaseUntilItsEnd() {
+    long sent = lease.now();
+    lease.acknowledged(sent);
+    advance(Duration.ofMillis(2500)); // no work may start now, but the fleet cannot have declared the node lost
+    assertThat(lease.current()).isFalse();
+    assertThat(lease.inside(lease.now())).isTrue();
+    assertThat(lease.inside(sent + Duration.ofMillis(2999).toNanos())).isTrue();
+    assertThat(lease.inside(sent + Duration.ofSeconds(3).toNanos())).as("the lease's end itself").isFalse();
+  }
+
+  @Test
+  void nothingIsInsideALeaseNeverProven() {
+    assertThat(lease.inside(lease.now())).isFalse();
+  }
+
+  @Test
+  void nothingIsInsideARevokedLeaseNotEvenAMomentBeforeItsEnd() {
+    long sent = lease.now();
+    lease.acknowledged(sent);
+    lease.revoke(); // the agent says goodbye or joins again next: the fleet may fail its transfers before the end
+    assertThat(lease.inside(sent)).isFalse();
+  }
+
+  @Test
+  void nothingIsInsideALeaseThatLapsedAndWasAcknowledgedAfter() {
+    long sent = lease.now();
+    lease.acknowledged(sent);
+    advance(Duration.ofMillis(2500)); // lapsed for starting work, not yet at its end
+    lease.acknowledged(lease.now()); // this lapse is for good: the agent fences itself next
+    assertThat(lease.inside(sent)).isFalse();
+  }
+
+  @Test
   void refusesAHeartbeatAsLongAsTheLease() {
     assertThatThrownBy(() -> new Lease(Duration.ofSeconds(1), Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be shorter than the lease");

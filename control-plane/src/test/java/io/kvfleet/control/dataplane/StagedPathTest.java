@@ -102,6 +102,44 @@ class StagedPathTest {
   }
 
   @Test
+  void aChunkThatLandedOnlyOnceTheLeaseCouldHaveRunOutEndsTheTransferLandedAfterLease() {
+    var done = prefill.transfer(order(TransferOp.WRITE, new ByteRange(0, 0, LENGTH)), this::landAtDecode,
+        fence(true, () -> destination.get(ValueLayout.JAVA_LONG, StagedPath.CHUNK) == 0)); // late from chunk 2 on
+
+    assertThat(done).isInstanceOfSatisfying(TransferFailed.class, f -> {
+      assertThat(f.reason()).isEqualTo(ReasonCodes.LANDED_AFTER_LEASE);
+      assertThat(LandedLate.bytes(f)).as("the second chunk").isEqualTo(StagedPath.CHUNK);
+      assertThat(f.detail()).contains("chunk at source offset " + StagedPath.CHUNK,
+          StagedPath.CHUNK + " B before them landed in time");
+    });
+    assertThat(destination.get(ValueLayout.JAVA_LONG, 2 * StagedPath.CHUNK)).as("the third chunk").isZero();
+  }
+
+  @Test
+  void sendsNoChunkWhileTheLeaseIsNotProven() {
+    var done = prefill.transfer(order(TransferOp.WRITE, new ByteRange(0, 0, LENGTH)), this::landAtDecode,
+        fence(false, () -> true));
+
+    assertThat(done).isInstanceOfSatisfying(TransferFailed.class,
+        f -> assertThat(f.reason()).isEqualTo(ReasonCodes.LEASE_UNPROVEN));
+    assertThat(destination.get(ValueLayout.JAVA_LONG, 0)).isZero();
+  }
+
+  private static Fence fence(boolean mayGoOn, java.util.function.BooleanSupplier inTime) {
+    return new Fence() {
+      @Override
+      public boolean mayGoOn() {
+        return mayGoOn;
+      }
+
+      @Override
+      public boolean landedInTime(long deadlineMillis) {
+        return inTime.getAsBoolean();
+      }
+    };
+  }
+
+  @Test
   void landsAtTheOffsetsTheRangesName() {
     long page = 4096;
     var done = prefill.transfer(order(TransferOp.WRITE, new ByteRange(page, 3 * page, 2 * page)), this::landAtDecode);

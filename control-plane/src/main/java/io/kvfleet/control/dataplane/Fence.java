@@ -1,0 +1,44 @@
+package io.kvfleet.control.dataplane;
+
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRequested;
+
+/**
+ * What a transfer asks of its source's lease as its pages go (the agent answers from its lease and
+ * the wall clock): whether the next page may start, and, once a page has landed, whether it landed
+ * before the fleet could have failed the transfer. A completion is reported only when every page
+ * passed that second question; a page that did not ends the transfer {@link LandedLate}.
+ */
+public interface Fence {
+  /** A source with no lease to keep (tools, benchmarks, tests): every page may go and lands in time. */
+  Fence UNFENCED = new Fence() {
+    @Override
+    public boolean mayGoOn() {
+      return true;
+    }
+
+    @Override
+    public boolean landedInTime(long deadlineMillis) {
+      return true;
+    }
+  };
+
+  /** Whether a page may start now: the lease is proven with a page's margin to spare. */
+  boolean mayGoOn();
+
+  /**
+   * Whether everything that landed before this call landed before the fleet could have published
+   * the transfer's failure: the source's lease had not ended and the wall clock was before {@code
+   * deadlineMillis}. Ask it only once the page's bytes have landed (the copy returned, the batch
+   * completed, the destination answered), so that the clocks it reads are later than the landing.
+   */
+  boolean landedInTime(long deadlineMillis);
+
+  /** A transfer the fence stopped before {@code page}: failed LEASE_UNPROVEN, the {@code landed} bytes before it in time. */
+  static TransferFailed stopped(TransferRequested request, String page, long landed) {
+    return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.LEASE_UNPROVEN, 0,
+        "the source could not prove its lease before " + page + "; " + landed + " B before it landed in time, the"
+            + " rest was not sent");
+  }
+}

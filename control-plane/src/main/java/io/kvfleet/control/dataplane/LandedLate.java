@@ -1,0 +1,49 @@
+package io.kvfleet.control.dataplane;
+
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ReasonCodes;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRequested;
+
+/**
+ * The failure a source reports instead of a completion when it cannot prove that a page landed
+ * before the fleet could have failed the transfer ({@link Fence#landedInTime}): a pause or a slow
+ * copy carried the page past the lease's end or the deadline. Its bytes may have landed after the
+ * fleet was told the transfer failed, so the log says so rather than claiming a clean completion.
+ * The detail starts with those bytes ({@link #bytes}), as TransferFailed has no field for them.
+ */
+public final class LandedLate {
+  private LandedLate() {}
+
+  /**
+   * {@code lateBytes} in {@code pages} may have landed late; the {@code provenBytes} of the pages
+   * before them were proven to land in time.
+   */
+  public static TransferFailed failed(TransferRequested request, long lateBytes, String pages, long provenBytes) {
+    return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.LANDED_AFTER_LEASE, 0,
+        lateBytes + " B (" + pages + ") may have landed after the fleet could have failed the transfer: read once"
+            + " they landed, " + request.sourceNode() + " epoch " + request.sourceEpoch() + "'s clock was past its"
+            + " lease's end or the wall clock past the deadline; " + provenBytes + " B before them landed in time");
+  }
+
+  /** {@code outcome}, or {@link #failed} for all its bytes if it is a completion the fence does not prove. */
+  static FleetEvent proven(FleetEvent outcome, TransferRequested request, Fence fence) {
+    return outcome instanceof TransferCompleted c && !fence.landedInTime(request.deadlineMillis())
+        ? failed(request, c.bytes(), "every page of the transfer", 0)
+        : outcome;
+  }
+
+  /** The bytes a {@code LANDED_AFTER_LEASE} failure says may have landed late; 0 for any other failure. */
+  public static long bytes(TransferFailed failed) {
+    if (!failed.reason().equals(ReasonCodes.LANDED_AFTER_LEASE)) {
+      return 0;
+    }
+    String detail = failed.detail();
+    int end = 0;
+    while (end < detail.length() && end < 18 && Character.isDigit(detail.charAt(end))) {
+      end++;
+    }
+    return end == 0 ? 0 : Long.parseLong(detail, 0, end, 10);
+  }
+}
