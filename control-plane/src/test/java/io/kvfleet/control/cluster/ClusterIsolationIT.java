@@ -29,8 +29,8 @@ class ClusterIsolationIT {
     List<String> members = List.of(FreePorts.members(base));
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     long start = System.nanoTime();
-    // One after another, as a fleet's processes start: four members of one JVM binding the same ten
-    // ports at the same instant ran out of them (JGroups' "No available port to bind to in range").
+    // One after another. (Four binding the same ten ports at the same instant once ran out of them:
+    // JGroups walked the range on one socket; FleetTcp tries a socket per port, FleetTcpIT.)
     for (String name : List.of("it-a-" + suffix, "it-a-" + suffix, "it-b-" + suffix, "it-b-" + suffix)) {
       ALL.add(ClusteredVertx.join(name, "127.0.0.1", base, members).toCompletionStage().toCompletableFuture()
           .get(180, TimeUnit.SECONDS));
