@@ -76,6 +76,27 @@ class TallyTest {
   }
 
   @Test
+  void aCompletionInTheSameMillisecondAfterTheDestinationWasGoneIsNotCoveredByTheSourcesProof() {
+    add("router", 0, request("t-1"));
+    add("coordinator-0", 1200, new PeerLost("decode-0", 1, ReasonCodes.LEASE_EXPIRED, 0));
+    add("coordinator-0", 1200, failed("t-1", ReasonCodes.PEER_LOST));
+    add("prefill-0", 1200, new TransferCompleted("t-1", "prefill-0", 16_384, 1, "host", ""));
+
+    assertThat(tally.bytesMaybeLate()).isEqualTo(16_384);
+  }
+
+  @Test
+  void aCompletionAfterTheDestinationWasGoneStampedEarlierBySlowerClockIsNotCoveredByTheSourcesProof() {
+    add("router", 0, request("t-1"));
+    add("coordinator-0", 1200, new PeerLost("decode-0", 1, ReasonCodes.LEASE_EXPIRED, 0));
+    add("coordinator-0", 1200, failed("t-1", ReasonCodes.PEER_LOST));
+    // The source's wall clock runs 5 ms behind the coordinator's: its completion, read after the failure, says 1195.
+    add("prefill-0", 1195, new TransferCompleted("t-1", "prefill-0", 16_384, 1, "host", ""));
+
+    assertThat(tally.bytesMaybeLate()).isEqualTo(16_384);
+  }
+
+  @Test
   void aCompletionBeforeTheFailureCountsInNeither() {
     add("router", 0, request("t-1"));
     add("prefill-0", 100, new TransferCompleted("t-1", "prefill-0", 16_384, 1, "host", ""));
