@@ -31,7 +31,8 @@ import java.util.Set;
  */
 final class Tally {
   /** {@code bytes}: what a completion moved, or what a {@code LANDED_AFTER_LEASE} failure says may have landed late. */
-  private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut, String how) {}
+  private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut, String how,
+      long read) {}
 
   private record Incarnation(String nodeId, long epoch) {}
 
@@ -43,6 +44,8 @@ final class Tally {
   private final Map<String, Instant> requestedAt = new HashMap<>();
   private final Map<String, List<Ending>> endings = new HashMap<>();
   private final List<Instant> peerLosses = new ArrayList<>();
+  /** Endings read so far: the log's order, which a producer's clock (a millisecond's resolution, skewed) is not. */
+  private long read;
 
   void add(Envelope envelope) {
     switch (envelope.data()) {
@@ -69,7 +72,7 @@ final class Tally {
   private void end(String transferId, Envelope envelope, boolean completed, long bytes, boolean timedOut,
       String how) {
     endings.computeIfAbsent(transferId, id -> new ArrayList<>())
-        .add(new Ending(envelope.producer(), envelope.time(), completed, bytes, timedOut, how));
+        .add(new Ending(envelope.producer(), envelope.time(), completed, bytes, timedOut, how, read++));
   }
 
   /** How the requests ended (their first ending), counted: completed, failed or rejected with a reason, timed out. */
@@ -156,12 +159,13 @@ final class Tally {
   }
 
   private Ending firstFailure(String id) {
-    return list(id).stream().filter(e -> !e.completed()).min(java.util.Comparator.comparing(Ending::time)).orElse(null);
+    return list(id).stream().filter(e -> !e.completed()).findFirst().orElse(null); // endings are kept in log order
   }
 
   private long reportedAfter(String id, Ending failure) {
-    return list(id).stream().filter(e -> e.completed() && e.time().isAfter(failure.time())).mapToLong(Ending::bytes)
-        .sum();
+    // Published after it: read after it from the log. A completion stamped in the same millisecond, or by a
+    // source whose clock runs behind, was still published after the failure.
+    return list(id).stream().filter(e -> e.completed() && e.read() > failure.read()).mapToLong(Ending::bytes).sum();
   }
 
   /**
