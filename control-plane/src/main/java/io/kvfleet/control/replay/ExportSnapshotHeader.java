@@ -28,6 +28,9 @@ import java.util.TreeMap;
  * @param following the export's frames after {@code frame}, up to the one where the next snapshot's
  *     records start: where the records after this snapshot can be read in parallel, a frame per
  *     thread; empty in a snapshot written without them (its records are then read as one stream)
+ * @param headerCrc32c the CRC-32C of this line as written with {@code headerCrc32c} 0: the state's
+ *     CRC-32C does not cover the line, and the export can check a frame's offset, not its record
+ *     count, the record count or the latest timestamp
  */
 public record ExportSnapshotHeader(
     String format,
@@ -43,11 +46,12 @@ public record ExportSnapshotHeader(
     String hash,
     long stateBytes,
     long stateCrc32c,
-    List<ExportWriter.Frame> following) {
+    List<ExportWriter.Frame> following,
+    long headerCrc32c) {
   /** The format name of every such snapshot. */
   public static final String FORMAT = "kvfleet-export-snapshot";
   /** The version this build writes and reads. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   public ExportSnapshotHeader {
     requireNonNull(format, "format must not be null");
@@ -56,6 +60,19 @@ public record ExportSnapshotHeader(
     requireNonNull(frame, "frame must not be null");
     requireNonNull(hash, "hash must not be null");
     following = following == null ? List.of() : List.copyOf(following);
+  }
+
+  /** This header with {@code headerCrc32c}. */
+  public ExportSnapshotHeader withHeaderCrc32c(long crc) {
+    return new ExportSnapshotHeader(format, version, exportCreated, records, maxTimestamp, nextOffsets, frame, skip,
+        keepEndedMillis, applied, hash, stateBytes, stateCrc32c, following, crc);
+  }
+
+  /** The CRC-32C of this header's line written with {@code headerCrc32c} 0 (what {@code headerCrc32c} must be). */
+  public long lineCrc32c() {
+    var crc = new java.util.zip.CRC32C();
+    crc.update(io.kvfleet.control.ReplayJson.line(withHeaderCrc32c(0)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return crc.getValue();
   }
 
   /** The frame the records after the state start in, then the frames that follow it (the parallel tail). */

@@ -102,7 +102,8 @@ public final class ExportSnapshots {
         maxTimestamp, nextOffsets, frame, records - frame.recordsBefore(), keepEnded.map(Duration::toMillis).orElse(-1L),
         snapshot.applied(), snapshot.hash(), bytes.length, crc.getValue(),
         frames.stream().filter(f -> f.recordsBefore() > frame.recordsBefore() && f.recordsBefore() <= records + every)
-            .toList());
+            .toList(), 0);
+    header = header.withHeaderCrc32c(header.lineCrc32c());
     Path file = dir.resolve(String.format("at-%020d.kvsnap", records));
     Path partial = dir.resolve(file.getFileName() + ".partial");
     try {
@@ -188,6 +189,12 @@ public final class ExportSnapshots {
           + ", not to this one (created " + exportCreated + ")");
     }
     checkFrames(header, exportOf(listed.file()));
+    if (header.lineCrc32c() != header.headerCrc32c()) {
+      // Its frames add up, but only this checksum holds a frame's offset to its record count, and the
+      // record count and latest timestamp a replay picks the snapshot by to the state.
+      throw new InvalidSnapshotException("its header line does not match its CRC-32C " + header.headerCrc32c()
+          + " (it reads as " + header.lineCrc32c() + "): a changed record count, timestamp or frame");
+    }
     byte[] all;
     try {
       all = Files.readAllBytes(listed.file());
