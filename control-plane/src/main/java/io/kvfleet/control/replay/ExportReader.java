@@ -175,9 +175,11 @@ public final class ExportReader implements AutoCloseable {
     byte[] key = null;
     byte[] value = null;
     List<StoredRecord.Header> headers = List.of();
+    int seen = 0;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken token = p.nextToken();
+      seen = once(field, seen);
       if (field.equals("value") && token == JsonToken.START_OBJECT) {
         int from = (int) p.currentTokenLocation().getByteOffset();
         int to = lastValueEnd(l, from);
@@ -189,9 +191,9 @@ public final class ExportReader implements AutoCloseable {
       }
       switch (field) {
         case "topic" -> topic = string(p, token, field);
-        case "partition" -> partition = p.getIntValue();
-        case "offset" -> offset = p.getLongValue();
-        case "timestamp" -> timestamp = p.getLongValue();
+        case "partition" -> partition = integer(p, token, field).getIntValue();
+        case "offset" -> offset = integer(p, token, field).getLongValue();
+        case "timestamp" -> timestamp = integer(p, token, field).getLongValue();
         case "key" -> key = text(p, token, field);
         case "keyBase64" -> key = Base64.getDecoder().decode(string(p, token, field));
         case "headers" -> headers = headers(p, token);
@@ -204,6 +206,35 @@ public final class ExportReader implements AutoCloseable {
       throw new IOException("topic, partition or offset missing");
     }
     return new StoredRecord(topic, partition, offset, timestamp, key, headers, value);
+  }
+
+  /** The fields a record holds once each: a key or a value as text or as base64 is one field. */
+  private static final List<List<String>> ONCE = List.of(List.of("topic"), List.of("partition"), List.of("offset"),
+      List.of("timestamp"), List.of("key", "keyBase64"), List.of("headers"), List.of("value", "valueBase64"));
+
+  /**
+   * {@code seen} with {@code field} marked; a field met a second time is refused: Jackson keeps the
+   * last member of a name, and the record would lose the other without a word.
+   */
+  private static int once(String field, int seen) throws IOException {
+    for (int i = 0; i < ONCE.size(); i++) {
+      if (ONCE.get(i).contains(field)) {
+        if ((seen & 1 << i) != 0) {
+          throw new IOException("\"" + field + "\" gives the record's " + String.join(" or ", ONCE.get(i))
+              + " a second time");
+        }
+        return seen | 1 << i;
+      }
+    }
+    return seen;
+  }
+
+  /** The parser at {@code field}'s number, which must be an integer (Jackson would truncate 1.9 to 1). */
+  private static JsonParser integer(JsonParser p, JsonToken token, String field) throws IOException {
+    if (token != JsonToken.VALUE_NUMBER_INT) {
+      throw new IOException("\"" + field + "\" is " + token + ", not an integer");
+    }
+    return p;
   }
 
   /**
