@@ -16,7 +16,6 @@ import io.kvfleet.engine.Registration;
 import io.kvfleet.engine.RemoteKey;
 import io.kvfleet.engine.RemoteRegion;
 import io.kvfleet.engine.TransferBatch;
-import io.kvfleet.engine.TransferFailure;
 import io.kvfleet.engine.TransferResult;
 import io.kvfleet.engine.WorkerAddress;
 import io.kvfleet.events.BackendCapability;
@@ -236,8 +235,8 @@ public final class EngineDataPlane implements DataPlane {
             "its one batch of " + request.ranges().size() + " ranges", 0);
         case TransferResult.Completed c -> new TransferCompleted(request.transferId(), request.sourceNode(),
             c.bytes(), c.nanos(), c.path(), request.checksum() ? checksum(registration, request) : "");
-        // Abandoned part-way once the lease was not current: what earlier polls (or the NIC) moved is unknown.
-        case TransferResult.Failed f when !inTime && f.reason() == TransferFailure.LEASE_UNPROVEN ->
+        // Ended part-way (abandoned on the lease or the deadline, or broken): what earlier polls (or the NIC) moved is unknown.
+        case TransferResult.Failed f when !inTime && LandedLate.mayHaveMoved(f.reason()) ->
             LandedLate.failed(request, request.totalBytes(), "at most: its one batch of " + request.ranges().size()
                 + " ranges, abandoned part-way", 0);
         case TransferResult.Failed f -> new TransferFailed(request.transferId(), request.sourceNode(),

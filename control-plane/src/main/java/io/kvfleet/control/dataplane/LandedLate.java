@@ -34,6 +34,17 @@ public final class LandedLate {
         : outcome;
   }
 
+  /**
+   * Whether a batch that failed so may have moved some of its bytes first: one abandoned (on the
+   * lease or the deadline) or broken part-way, not one refused before a byte moved.
+   */
+  static boolean mayHaveMoved(io.kvfleet.engine.TransferFailure reason) {
+    return switch (reason) {
+      case LEASE_UNPROVEN, DEADLINE_PASSED, TRANSPORT_ERROR, PEER_LOST -> true;
+      case OUT_OF_BOUNDS, UNKNOWN_REGION, NO_GRANT, NO_COMMON_TRANSPORT -> false;
+    };
+  }
+
   /** The bytes a {@code LANDED_AFTER_LEASE} failure says may have landed late; 0 for any other failure. */
   public static long bytes(TransferFailed failed) {
     if (!failed.reason().equals(ReasonCodes.LANDED_AFTER_LEASE)) {

@@ -74,10 +74,13 @@ final class RequestTransferRun {
         return Fence.stopped(request, "the " + batch.backend() + " batch of parts " + names(batch.parts()), landed);
       }
       var failure = post(request, order.destinationTransport(), batch, paths);
-      if (failure != null) {
-        return failure;
-      }
       long bytes = batch.parts().stream().mapToLong(OrderPart::bytes).sum();
+      if (failure != null) {
+        return failure.mayHaveMoved() && !fence.landedInTime(request.deadlineMillis())
+            ? LandedLate.failed(request, bytes, "at most: the " + batch.backend() + " batch of parts "
+                + names(batch.parts()) + ", ended part-way (" + failure.event().reason() + ")", landed)
+            : failure.event();
+      }
       if (!fence.landedInTime(request.deadlineMillis())) {
         return LandedLate.failed(request, bytes, "the " + batch.backend() + " batch of parts "
             + names(batch.parts()), landed);
@@ -88,8 +91,11 @@ final class RequestTransferRun {
     return completed(request, order, sources, nanos, String.join(", ", paths)); // one path per native batch
   }
 
+  /** A batch's failure, and whether it may have moved some bytes before it failed. */
+  private record Failure(TransferFailed event, boolean mayHaveMoved) {}
+
   /** Posts one batch and adds its path to {@code paths}; the failure of the whole, naming its parts, or null. */
-  private TransferFailed post(TransferRequested request, String transport, Batch batch, List<String> paths) {
+  private Failure post(TransferRequested request, String transport, Batch batch, List<String> paths) {
     try {
       Peer peer = links.peer(batch.backend(), transport);
       var ops = new TransferBatch();
@@ -105,13 +111,14 @@ final class RequestTransferRun {
           paths.add(c.path());
           yield null;
         }
-        case TransferResult.Failed f -> failed(request, f.reason().name(), f.nativeCode(), "the "
+        case TransferResult.Failed f -> new Failure(failed(request, f.reason().name(), f.nativeCode(), "the "
             + batch.backend() + " batch of parts " + names(batch.parts()) + " failed: " + f.detail()
-            + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
+            + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage())), LandedLate.mayHaveMoved(f.reason()));
       };
     } catch (RuntimeException e) {
-      return failed(request, EngineDataPlane.reasonOf(e), 0, "the " + batch.backend() + " batch of parts "
-          + names(batch.parts()) + " failed: " + e.getMessage());
+      // a connect or a key that threw: nothing was posted
+      return new Failure(failed(request, EngineDataPlane.reasonOf(e), 0, "the " + batch.backend() + " batch of parts "
+          + names(batch.parts()) + " failed: " + e.getMessage()), false);
     }
   }
 
