@@ -84,6 +84,11 @@ public final class Lease {
     return provenUntil != Long.MIN_VALUE && (dead || nanoTime.getAsLong() >= provenUntil);
   }
 
+  /** The margin work keeps from the lease's end: one heartbeat period, the time a page may take. */
+  public Duration margin() {
+    return Duration.ofNanos(marginNanos);
+  }
+
   /** How long ago the proof ran out, for a message; zero while it holds. */
   public Duration lapsedFor() {
     long over = nanoTime.getAsLong() - provenUntil;

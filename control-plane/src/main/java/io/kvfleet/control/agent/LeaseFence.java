@@ -22,6 +22,11 @@ record LeaseFence(Lease lease, LongSupplier wallMillis) implements Fence {
   }
 
   @Override
+  public long deadlineMarginMillis() {
+    return lease.margin().toMillis();
+  }
+
+  @Override
   public boolean landedInTime(long deadlineMillis) {
     long at = lease.now(); // read before the lease's state, so a revoke seen as absent came after this instant
     return lease.inside(at) && wallMillis.getAsLong() < deadlineMillis;

@@ -223,11 +223,11 @@ public final class EngineDataPlane implements DataPlane {
       for (ByteRange r : request.ranges()) {
         batch.add(registration, r.sourceOffset(), remote, r.destinationOffset(), r.length());
       }
-      // Bounded by the request's own deadline and the agent's lease, not the engine's: a dead peer
-      // fails this transfer when the fleet times it out (or may declare this node lost), and the
-      // bytes it holds back are never written after that.
+      // Bounded by the request's own deadline and the agent's lease, not the engine's, each less a
+      // page's margin: a dead peer fails this transfer before the fleet may time it out (or declare
+      // this node lost), and the bytes it holds back are never written after that.
       var result = awaitWhile(peer.post(request.op() == TransferOp.WRITE ? Direction.WRITE : Direction.READ, batch),
-          request.deadlineMillis(), fence::mayGoOn);
+          request.deadlineMillis() - fence.deadlineMarginMillis(), fence::mayGoOn);
       // Asked once the batch ended, so the clocks it reads are later than every byte that landed.
       boolean inTime = fence.landedInTime(request.deadlineMillis());
       return switch (result) {

@@ -35,6 +35,14 @@ public interface Fence {
    */
   boolean landedInTime(long deadlineMillis);
 
+  /**
+   * How long before its deadline a batch still running is given up: a page's time, so that what it
+   * moved has landed, and the give-up is proven in time, before the fleet may time the transfer out.
+   */
+  default long deadlineMarginMillis() {
+    return 0;
+  }
+
   /** A transfer the fence stopped before {@code page}: failed LEASE_UNPROVEN, the {@code landed} bytes before it in time. */
   static TransferFailed stopped(TransferRequested request, String page, long landed) {
     return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.LEASE_UNPROVEN, 0,

@@ -25,6 +25,11 @@ import java.util.zip.CRC32C;
 final class InProcessParts {
   private InProcessParts() {}
 
+  /** A range as a failure names it (built only when one fails: this runs per page). */
+  private static String page(OrderPart part, ByteRange r) {
+    return "part " + part.component() + " buffer " + part.buffer() + " range " + r;
+  }
+
   /** Runs the parts; each range is a page to {@code fence}, asked before its copy and after it. */
   static FleetEvent run(TransferOrder order, Function<RegionSpec, MemorySegment> segment, String path, Fence fence) {
     var request = order.request();
@@ -46,13 +51,12 @@ final class InProcessParts {
       var to = segment.apply(part.destination());
       var crc = crcs.computeIfAbsent(part.component(), c -> new CRC32C());
       for (ByteRange r : part.ranges()) {
-        String page = "part " + part.component() + " buffer " + part.buffer() + " range " + r;
         if (!fence.mayGoOn()) {
-          return Fence.stopped(request, page, landed);
+          return Fence.stopped(request, page(part, r), landed);
         }
         MemorySegment.copy(from, r.sourceOffset(), to, r.destinationOffset(), r.length());
         if (!fence.landedInTime(request.deadlineMillis())) {
-          return LandedLate.failed(request, r.length(), page, landed);
+          return LandedLate.failed(request, r.length(), page(part, r), landed);
         }
         landed += r.length();
         if (request.checksum()) {

@@ -1,5 +1,6 @@
 package io.kvfleet.control.dataplane;
 
+import io.kvfleet.engine.TransferFailure;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
@@ -38,7 +39,7 @@ public final class LandedLate {
    * Whether a batch that failed so may have moved some of its bytes first: one abandoned (on the
    * lease or the deadline) or broken part-way, not one refused before a byte moved.
    */
-  static boolean mayHaveMoved(io.kvfleet.engine.TransferFailure reason) {
+  static boolean mayHaveMoved(TransferFailure reason) {
     return switch (reason) {
       case LEASE_UNPROVEN, DEADLINE_PASSED, TRANSPORT_ERROR, PEER_LOST -> true;
       case OUT_OF_BOUNDS, UNKNOWN_REGION, NO_GRANT, NO_COMMON_TRANSPORT -> false;

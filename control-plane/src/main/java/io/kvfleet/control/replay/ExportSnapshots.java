@@ -252,14 +252,14 @@ public final class ExportSnapshots {
   /** Whether a frame of {@code export} can start at {@code offset}: its end, the start, or a zstd frame's magic number. */
   private static boolean frameStartsAt(FileChannel file, long offset, Path export) throws IOException {
     if (offset == 0 || offset == file.size()) {
-      return offset <= file.size();
+      return true;
     }
     if (offset > file.size() || !export.getFileName().toString().endsWith(".zst")) {
       return false; // only a zstd export has frames after its first
     }
     var magic = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
     while (magic.hasRemaining() && file.read(magic, offset + magic.position()) > 0) {
-      // read the four bytes
+      Thread.onSpinWait(); // a short read: read on from where it stopped
     }
     return !magic.hasRemaining() && magic.getInt(0) == ZSTD_MAGIC;
   }

@@ -57,6 +57,13 @@ class LeaseFenceTest {
   }
 
   @Test
+  void aBatchStillRunningIsGivenUpAPagesMarginBeforeItsDeadline() {
+    var lease = new Lease(Duration.ofMillis(900), Duration.ofMillis(300), () -> START);
+
+    assertThat(new LeaseFence(lease).deadlineMarginMillis()).isEqualTo(300);
+  }
+
+  @Test
   void aPageThatLandedAtTheLeasesEndIsReportedLandedAfterLeaseWithItsBytesNotCompleted() {
     var lease = provenAtStart(() -> landed(2048) ? START + Duration.ofSeconds(3).toNanos() : START);
 

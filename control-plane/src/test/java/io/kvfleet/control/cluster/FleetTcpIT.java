@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetTcpIT {
   /** More members than a fleet has, so that two of them reach for the same port often. */
   private static final int MEMBERS = 6;
-  /** JGroups' own walk of the range failed within 21 to 142 rounds of 200 (three runs). */
+  /** JGroups' own walk of the range failed within 21 to 142 rounds (five runs). */
   private static final int ROUNDS = 500;
 
   @Test

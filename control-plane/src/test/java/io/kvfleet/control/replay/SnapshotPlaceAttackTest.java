@@ -74,6 +74,11 @@ class SnapshotPlaceAttackTest {
   }
 
   @Test
+  void aSnapshotOfTheFormerFormatIsPassedOverWithItsVersion() throws Exception {
+    assertPassedOver(h -> h.put("version", 1), "version 1, this build reads");
+  }
+
+  @Test
   void theSnapshotAsWrittenIsTaken() {
     var result = TimeTravel.replay(export, ReplayOptions.defaults().until(UNTIL), Optional.empty(), false);
 
