@@ -90,8 +90,7 @@ public final class KafkaClients {
   public static <K, V> io.vertx.core.Future<io.vertx.kafka.client.consumer.KafkaConsumer<K, V>> vertxConsumer(
       io.vertx.core.Vertx vertx, String bootstrapServers, Map<String, String> settings, Deserializer<K> keys,
       Deserializer<V> values) {
-    return vertx.executeBlocking(() -> consumer(bootstrapServers, settings, keys, values), false)
-        .map(made -> io.vertx.kafka.client.consumer.KafkaConsumer.create(vertx, made));
+    return vertxConsumer(vertx, bootstrapServers, settings, keys, values, UnaryOperator.identity());
   }
 
   /**
