@@ -22,6 +22,11 @@ record LeaseFence(Lease lease, LongSupplier wallMillis) implements Fence {
   }
 
   @Override
+  public long nowMillis() {
+    return wallMillis.getAsLong();
+  }
+
+  @Override
   public long deadlineMarginMillis() {
     return lease.margin().toMillis();
   }
@@ -29,6 +34,6 @@ record LeaseFence(Lease lease, LongSupplier wallMillis) implements Fence {
   @Override
   public boolean landedInTime(long deadlineMillis) {
     long at = lease.now(); // read before the lease's state, so a revoke seen as absent came after this instant
-    return lease.inside(at) && wallMillis.getAsLong() < deadlineMillis;
+    return lease.inside(at) && nowMillis() < deadlineMillis;
   }
 }

@@ -223,6 +223,10 @@ public final class EngineDataPlane implements DataPlane {
       for (ByteRange r : request.ranges()) {
         batch.add(registration, r.sourceOffset(), remote, r.destinationOffset(), r.length());
       }
+      var refused = fence.before(request, () -> "its one batch of " + request.ranges().size() + " ranges", 0);
+      if (refused.isPresent()) {
+        return refused.get();
+      }
       // Bounded by the request's own deadline and the agent's lease, not the engine's, each less a
       // page's margin: a dead peer fails this transfer before the fleet may time it out (or declare
       // this node lost), and the bytes it holds back are never written after that.

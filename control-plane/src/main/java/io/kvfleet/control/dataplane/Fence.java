@@ -3,6 +3,8 @@ package io.kvfleet.control.dataplane;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRequested;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What a transfer asks of its source's lease as its pages go (the agent answers from its lease and
@@ -41,6 +43,30 @@ public interface Fence {
    */
   default long deadlineMarginMillis() {
     return 0;
+  }
+
+  /** The wall clock deadlines are read on. */
+  default long nowMillis() {
+    return System.currentTimeMillis();
+  }
+
+  /**
+   * Why the next page of {@code request} may not start, if it may not: the lease is not proven with
+   * a page's margin to spare ({@code LEASE_UNPROVEN}), or the deadline is less than that margin away
+   * ({@code DEADLINE_PASSED}), so that a page that starts lands before the fleet may fail it.
+   * {@code landed} bytes before it landed in time; {@code page} names it (built only on a refusal).
+   */
+  default Optional<TransferFailed> before(TransferRequested request, Supplier<String> page, long landed) {
+    if (!mayGoOn()) {
+      return Optional.of(stopped(request, page.get(), landed));
+    }
+    if (nowMillis() >= request.deadlineMillis() - deadlineMarginMillis()) {
+      return Optional.of(new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.DEADLINE_PASSED,
+          0, "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " was less than a page's "
+              + deadlineMarginMillis() + " ms away before " + page.get() + "; " + landed + " B before it landed in"
+              + " time, the rest was not sent"));
+    }
+    return Optional.empty();
   }
 
   /** A transfer the fence stopped before {@code page}: failed LEASE_UNPROVEN, the {@code landed} bytes before it in time. */

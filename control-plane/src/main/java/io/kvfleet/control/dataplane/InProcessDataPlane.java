@@ -114,8 +114,9 @@ public final class InProcessDataPlane implements DataPlane {
         return new TransferFailed(request.transferId(), request.sourceNode(),
             ReasonCodes.OUT_OF_BOUNDS, 0, "range " + range + " exceeds a region");
       }
-      if (!fence.mayGoOn()) {
-        return Fence.stopped(request, "range " + range, landed);
+      var refused = fence.before(request, () -> "range " + range, landed);
+      if (refused.isPresent()) {
+        return refused.get();
       }
       if (request.op() == TransferOp.WRITE) {
         MemorySegment.copy(local, range.sourceOffset(), remote, range.destinationOffset(), range.length());

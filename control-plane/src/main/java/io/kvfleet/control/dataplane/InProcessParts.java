@@ -51,8 +51,9 @@ final class InProcessParts {
       var to = segment.apply(part.destination());
       var crc = crcs.computeIfAbsent(part.component(), c -> new CRC32C());
       for (ByteRange r : part.ranges()) {
-        if (!fence.mayGoOn()) {
-          return Fence.stopped(request, page(part, r), landed);
+        var refused = fence.before(request, () -> page(part, r), landed);
+        if (refused.isPresent()) {
+          return refused.get();
         }
         MemorySegment.copy(from, r.sourceOffset(), to, r.destinationOffset(), r.length());
         if (!fence.landedInTime(request.deadlineMillis())) {

@@ -70,8 +70,10 @@ final class RequestTransferRun {
     List<String> paths = new ArrayList<>();
     long landed = 0;
     for (Batch batch : batches.values()) {
-      if (!fence.mayGoOn()) {
-        return Fence.stopped(request, "the " + batch.backend() + " batch of parts " + names(batch.parts()), landed);
+      var refused = fence.before(request, () -> "the " + batch.backend() + " batch of parts " + names(batch.parts()),
+          landed);
+      if (refused.isPresent()) {
+        return refused.get();
       }
       var failure = post(request, order.destinationTransport(), batch, paths);
       long bytes = batch.parts().stream().mapToLong(OrderPart::bytes).sum();

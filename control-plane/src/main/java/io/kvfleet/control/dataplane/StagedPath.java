@@ -172,8 +172,10 @@ final class StagedPath implements AutoCloseable {
     for (ByteRange r : request.ranges()) {
       for (long done = 0; done < r.length(); done += CHUNK) {
         long n = Math.min(CHUNK, r.length() - done);
-        if (!fence.mayGoOn()) {
-          return Fence.stopped(request, "the chunk at source offset " + (r.sourceOffset() + done), bytes);
+        long offset = r.sourceOffset() + done;
+        var stop = fence.before(request, () -> "the chunk at source offset " + offset, bytes);
+        if (stop.isPresent()) {
+          return stop.get();
         }
         Registration from;
         long at;

@@ -57,7 +57,7 @@ class LeaseFenceTest {
   }
 
   @Test
-  void aBatchStillRunningIsGivenUpAPagesMarginBeforeItsDeadline() {
+  void theMarginBeforeADeadlineIsOneHeartbeatPeriod() {
     var lease = new Lease(Duration.ofMillis(900), Duration.ofMillis(300), () -> START);
 
     assertThat(new LeaseFence(lease).deadlineMarginMillis()).isEqualTo(300);
@@ -68,7 +68,7 @@ class LeaseFenceTest {
     var lease = provenAtStart(() -> landed(2048) ? START + Duration.ofSeconds(3).toNanos() : START);
 
     FleetEvent outcome = source.transfer(order(new ByteRange(0, 0, 2048), new ByteRange(2048, 2048, 2048)),
-        Landings.NONE, new LeaseFence(lease, () -> DEADLINE - 1));
+        Landings.NONE, new LeaseFence(lease, () -> DEADLINE - 2_000));
 
     assertThat(outcome).isNotInstanceOf(TransferCompleted.class).isInstanceOfSatisfying(TransferFailed.class, f -> {
       assertThat(f.reason()).isEqualTo(ReasonCodes.LANDED_AFTER_LEASE);
@@ -82,7 +82,7 @@ class LeaseFenceTest {
     var lease = provenAtStart(() -> landed(0) ? START + Duration.ofMillis(2999).toNanos() : START);
 
     FleetEvent outcome = source.transfer(order(new ByteRange(0, 0, 4096)), Landings.NONE,
-        new LeaseFence(lease, () -> DEADLINE - 1));
+        new LeaseFence(lease, () -> DEADLINE - 2_000));
 
     assertThat(outcome).isInstanceOfSatisfying(TransferCompleted.class, c -> assertThat(c.bytes()).isEqualTo(4096));
   }
@@ -92,7 +92,7 @@ class LeaseFenceTest {
     var lease = provenAtStart(() -> START);
 
     FleetEvent outcome = source.transfer(order(new ByteRange(0, 0, 4096)), Landings.NONE,
-        new LeaseFence(lease, () -> landed(0) ? DEADLINE : DEADLINE - 1));
+        new LeaseFence(lease, () -> landed(0) ? DEADLINE : DEADLINE - 2_000));
 
     assertThat(outcome).isInstanceOfSatisfying(TransferFailed.class, f -> {
       assertThat(f.reason()).isEqualTo(ReasonCodes.LANDED_AFTER_LEASE);
@@ -110,6 +110,31 @@ class LeaseFenceTest {
     assertThat(outcome).isInstanceOfSatisfying(TransferFailed.class,
         f -> assertThat(f.reason()).isEqualTo(ReasonCodes.LEASE_UNPROVEN));
     assertThat(landed(0)).isFalse();
+  }
+
+  @Test
+  void noPageStartsWithinAPagesMarginOfItsDeadline() {
+    var lease = provenAtStart(() -> START);
+
+    FleetEvent outcome = source.transfer(order(new ByteRange(0, 0, 4096)), Landings.NONE,
+        new LeaseFence(lease, () -> DEADLINE - 500)); // the margin is the 1 s heartbeat
+
+    assertThat(outcome).isInstanceOfSatisfying(TransferFailed.class, f -> {
+      assertThat(f.reason()).isEqualTo(ReasonCodes.DEADLINE_PASSED);
+      assertThat(f.detail()).contains("less than a page's 1000 ms away");
+    });
+    assertThat(landed(0)).isFalse();
+  }
+
+  @Test
+  void aPageStartsWithAPagesMarginToSpareAndCompletes() {
+    var lease = provenAtStart(() -> START);
+
+    FleetEvent outcome = source.transfer(order(new ByteRange(0, 0, 4096)), Landings.NONE,
+        new LeaseFence(lease, () -> DEADLINE - 1_001));
+
+    assertThat(outcome).isInstanceOf(TransferCompleted.class);
+    assertThat(landed(0)).isTrue();
   }
 
   /** A 3 s lease renewed every second, proven by a heartbeat sent at {@link #START}, on {@code clock}. */

@@ -48,6 +48,7 @@ final public class Fleet implements AutoCloseable {
   private final EventPublisher router;
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private final java.util.Map<String, EventPublisher> agentEvents = new java.util.HashMap<>();
+  private final java.util.Map<String, EventPublisher> coordinatorEvents = new java.util.HashMap<>();
   private int coordinators;
   private int agentEventCapacity = EventPublisher.DEFAULT_CAPACITY;
   private io.kvfleet.events.trust.Signing agentSigning = io.kvfleet.events.trust.Signing.off();
@@ -68,6 +69,7 @@ final public class Fleet implements AutoCloseable {
   String startGroupCoordinator(String id, String group, Map<String, Object> producerSettings) throws Exception {
     var events = own(new EventPublisher(kafka.bootstrapServers(), id, ++coordinators, Clock.systemUTC(),
         EventPublisher.DEFAULT_CAPACITY, java.util.Optional.empty(), producerSettings));
+    coordinatorEvents.put(id, events);
     return await(vertx.deployVerticle(
         new Coordinator(kafka.bootstrapServers(), events, Clock.systemUTC()).withGroup(group)));
   }
@@ -166,6 +168,11 @@ final public class Fleet implements AutoCloseable {
   }
 
   /** The publisher of the first incarnation of the agent last started for {@code nodeId}. */
+  /** The publisher of group coordinator {@code id}: what it decided and Kafka has not acknowledged yet. */
+  EventPublisher coordinatorEvents(String id) {
+    return coordinatorEvents.get(id);
+  }
+
   EventPublisher agentEvents(String nodeId) {
     return agentEvents.get(nodeId);
   }

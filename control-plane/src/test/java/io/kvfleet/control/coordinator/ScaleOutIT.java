@@ -83,7 +83,7 @@ class ScaleOutIT {
     fleet.awaitState("every transfer to end", WAIT,
         s -> ids.stream().allMatch(id -> s.transfer(id).map(t -> t.status().isTerminal()).orElse(false)));
     Await.until(slow + " to be given prefill-0's partition back", WAIT, () -> owns(slow, partition));
-    Thread.sleep(10_000); // what it decided on taking the partition back has left its producer (8 s linger)
+    awaitLanded(slow); // what it decided on taking the partition back (8 s linger)
     assertThat(fleet.state().violations()).isEmpty();
     for (String id : ids) {
       assertThat(fleet.events(id, e -> e instanceof TransferDispatched)).as(id + " dispatches").hasSize(1);
@@ -104,7 +104,6 @@ class ScaleOutIT {
     fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
     Await.until(slow + " to own prefill-0's partition", WAIT, () -> owns(slow, partition));
 
-    long sent = System.nanoTime();
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       ids.add("lost-" + i);
@@ -114,12 +113,16 @@ class ScaleOutIT {
     fleet.awaitState("every transfer to end", WAIT,
         s -> ids.stream().allMatch(id -> s.transfer(id).map(t -> t.status().isTerminal()).orElse(false)));
     Await.until("the newcomer to own prefill-0's partition", WAIT, () -> owns("coordinator-m", partition));
-    // Whatever the slow one decided has left its producer 20 s after the requests: count after that.
-    Thread.sleep(Math.max(0, Duration.ofSeconds(22).minusNanos(System.nanoTime() - sent).toMillis()));
+    awaitLanded(slow);
     assertThat(fleet.state().violations()).isEmpty();
     for (String id : ids) {
       assertThat(fleet.events(id, e -> e instanceof TransferDispatched)).as(id + " dispatches").hasSize(1);
     }
+  }
+
+  /** Waits until Kafka has acknowledged everything {@code coordinator} decided, so that the count of dispatches is whole. */
+  private void awaitLanded(String coordinator) throws InterruptedException {
+    Await.until(coordinator + "'s decisions to land", WAIT, () -> fleet.coordinatorEvents(coordinator).waiting() == 0);
   }
 
   private boolean owns(String coordinator, int partition) {
