@@ -39,13 +39,13 @@ final class TransferGroup {
    * gave it: an answer to an earlier assignment's question does not hand over a later one's.
    */
   private final Map<TopicPartition, Long> takingOver = new HashMap<>();
-  private final Fence fence;
+  private final OnRevocation onRevocation;
   private long assignments;
 
-  private TransferGroup(Vertx vertx, KafkaConsumer<String, Decoded> consumer, Fence fence) {
+  private TransferGroup(Vertx vertx, KafkaConsumer<String, Decoded> consumer, OnRevocation onRevocation) {
     this.vertx = vertx;
     this.consumer = consumer;
-    this.fence = fence;
+    this.onRevocation = onRevocation;
   }
 
   /**
@@ -54,11 +54,11 @@ final class TransferGroup {
    */
   static Future<TransferGroup> open(Vertx vertx, Context context, String bootstrapServers, String coordinatorId,
       String group) {
-    var fence = new Fence();
+    var onRevocation = new OnRevocation();
     return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers,
             LogReader.groupConfig(bootstrapServers, coordinatorId, group), new StringDeserializer(),
-            new EnvelopeDeserializer(), vertxListener -> new RevocationFence(vertxListener, context, fence::letGo))
-        .map(consumer -> new TransferGroup(vertx, consumer, fence));
+            new EnvelopeDeserializer(), vertxListener -> new RevocationFence(vertxListener, context, onRevocation::letGo))
+        .map(consumer -> new TransferGroup(vertx, consumer, onRevocation));
   }
 
   /**
@@ -72,12 +72,12 @@ final class TransferGroup {
   Future<?> join(IntConsumer partitions, Handler<KafkaConsumerRecord<String, Decoded>> records,
       Function<Set<Integer>, Future<?>> ownWrites, ObjLongConsumer<Integer> assigned, IntConsumer revoked) {
     consumer.handler(records);
-    fence.letGo = lost -> {
+    onRevocation.letGo = lost -> {
       lost.forEach(p -> {
         takingOver.remove(new TopicPartition(Topics.TRANSFERS, p));
         revoked.accept(p);
       });
-      return fence.closing ? Future.succeededFuture() : ownWrites.apply(lost);
+      return onRevocation.closing ? Future.succeededFuture() : ownWrites.apply(lost);
     };
     consumer.partitionsAssignedHandler(taken -> {
       long assignment = ++assignments;
@@ -92,7 +92,7 @@ final class TransferGroup {
   }
 
   /** What a revocation does on the event loop; set by {@link #join} before the member subscribes. */
-  private static final class Fence {
+  private static final class OnRevocation {
     private Function<Set<Integer>, Future<?>> letGo = lost -> Future.succeededFuture();
     private boolean closing;
 
@@ -103,7 +103,7 @@ final class TransferGroup {
 
   /** Leaves: a static member's partitions move only when its session runs out, so its revocation does not wait. */
   Future<?> close() {
-    fence.closing = true;
+    onRevocation.closing = true;
     return consumer.close();
   }
 
