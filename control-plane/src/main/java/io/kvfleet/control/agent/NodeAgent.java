@@ -314,8 +314,7 @@ public final class NodeAgent extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     if (crashed) {
-      made.forEach(EventPublisher::close);
-      return Future.succeededFuture();
+      return closeMade();
     }
     Future<?> drained = runner == null ? Future.succeededFuture() : runner.drain(stopDrain);
     return drained.compose(done -> {
@@ -329,7 +328,16 @@ public final class NodeAgent extends VerticleBase {
       }
       return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
     }).transform(left -> closeReaders())
-        .onComplete(done -> made.forEach(EventPublisher::close));
+        .transform(closed -> closeMade());
+  }
+
+  /**
+   * Closes the publishers this agent made, each on a worker of its own: a close waits up to 20 s for
+   * what it still holds, which must neither stall the event loop nor add up one after another.
+   */
+  private Future<?> closeMade() {
+    return Future.join(List.copyOf(made).stream()
+        .map(old -> vertx.executeBlocking(java.util.concurrent.Executors.callable(old::close), false)).toList());
   }
 
   /**

@@ -195,10 +195,9 @@ public final class DemoFleet implements AutoCloseable {
       // The nodes leave either way; a transfer still in flight then ends PEER_LEFT.
       System.err.println("kvfleet demo: could not let the transfers in flight end: " + e.getMessage());
     }
-    for (String id : agentDeployments) {
-      await(vertx.undeploy(id));
-    }
-    await(vertx.close());
+    // All agents leave at once: each stop is bounded (NodeAgent.stop), one after another they add up.
+    awaitFor("the agents to leave the fleet", io.vertx.core.Future.join(agentDeployments.stream().map(vertx::undeploy).toList()));
+    awaitFor("the coordinator and the router to stop", vertx.close());
     for (var resource : owned.reversed()) {
       resource.close();
     }
@@ -229,6 +228,15 @@ public final class DemoFleet implements AutoCloseable {
   }
 
   private static <T> T await(io.vertx.core.Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    return awaitFor("a step of the demo", future);
+  }
+
+  /** Waits at most a minute for {@code what}; a timeout says what it waited for. */
+  private static <T> T awaitFor(String what, io.vertx.core.Future<T> future) throws Exception {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new java.util.concurrent.TimeoutException("kvfleet demo: waited 60 s for " + what);
+    }
   }
 }
