@@ -50,6 +50,11 @@ final class OpsFleet implements AutoCloseable {
   public void close() throws Exception {
     try {
       fleet.close();
+    } catch (java.util.concurrent.TimeoutException e) {
+      // What each thread was doing when the demo's close gave up: the failure's own evidence.
+      Thread.getAllStackTraces().forEach((thread, frames) -> System.err.println("OpsFleet.close: " + thread
+          + java.util.Arrays.stream(frames).map(f -> "\n    at " + f).collect(java.util.stream.Collectors.joining())));
+      throw e;
     } finally {
       kafka.close();
     }
