@@ -66,6 +66,8 @@ public final class Coordinator extends VerticleBase {
   private FoldOrder.Builder folded = new FoldOrder.Builder(FoldOrder.EMPTY);
   private Snapshotting snapshots = Snapshotting.NONE;
   private String startedFrom = "";
+  /** Events this coordinator needed that the log had deleted before it read them. */
+  private LogGap gap = LogGap.NONE;
   private final Promise<Void> caughtUp = Promise.promise();
   private final NodesView nodesView = new NodesView();
   /** The same watch over the transfer partitions it decides for: a time-out waits for what reached Kafka first. */
@@ -170,7 +172,9 @@ public final class Coordinator extends VerticleBase {
       var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
       var watching = watcher.started(vertx, new View());
       return Future.join(loading, assigning, copied, watching)
-          .compose(both -> resume(loading.result(), assigning.result()).map(assigning.result()));
+          .compose(both -> resume(loading.result(), assigning.result()))
+          .compose(resumed -> findGap(assigning.result().keySet()))
+          .map(found -> assigning.result());
     }).onSuccess(ends -> {
           catchUp.endsAre(ends);
           nodePartitions = ends.keySet().stream().filter(tp -> tp.getTopic().equals(Topics.NODES))
@@ -221,6 +225,20 @@ public final class Coordinator extends VerticleBase {
     return Snapshotting.seekPast(consumer, snapshot.header().order());
   }
 
+  /**
+   * Asks where each partition now begins: events deleted before this coordinator could fold them
+   * (a retention shorter than the fleet's life, and no snapshot past them) are said, not hidden.
+   */
+  private Future<?> findGap(java.util.Set<TopicPartition> partitions) {
+    return consumer.beginningOffsets(partitions).onSuccess(beginnings -> {
+      gap = LogGap.ofKafka(beginnings, folded.nextOffsets());
+      gap.byPartition().forEach((partition, missing) -> LOG.warn("{}: the log lost {} events this coordinator "
+          + "needed (deleted before it read them: the topic's retention, and no snapshot past them); its state lacks "
+          + "the joins, registrations and transfers they said. Keep the fleet topics forever (retention.ms=-1, "
+          + "as kvfleet creates them) or run coordinators with snapshots", partition, missing));
+    });
+  }
+
   private void writeSnapshot() {
     snapshots.maybeWrite(vertx, publisher.producerId(), state, folded, clock);
   }
@@ -248,7 +266,7 @@ public final class Coordinator extends VerticleBase {
     return new CoordinatorStatus(publisher.producerId(), catchUp.isDone(),
         state.appliedCount(), malformed, poison.count(), counts.opaque(), counts.violations(), StateHash.of(state),
         ownership.owned(),
-        counts.transfers(), counts.inFlight(), counts.forgottenTransfers(), counts.lateOutcomes());
+        counts.transfers(), counts.inFlight(), counts.forgottenTransfers(), counts.lateOutcomes(), gap.total());
   }
 
   private void onRecord(KafkaConsumerRecord<String, Decoded> record) {

@@ -10,6 +10,7 @@ package io.kvfleet.control.coordinator;
  * @param heldTransfers transfers in its state: in flight, and ended within its keep-ended window
  * @param forgottenTransfers ended transfers it has forgotten (the log still has them)
  * @param lateOutcomes transfer ends that came after another producer had ended the transfer
+ * @param missingEvents events it needed that the log had deleted before it read them ({@link LogGap})
  */
 public record CoordinatorStatus(
     String coordinatorId,
@@ -24,7 +25,8 @@ public record CoordinatorStatus(
     long heldTransfers,
     long inFlightTransfers,
     long forgottenTransfers,
-    long lateOutcomes) {
+    long lateOutcomes,
+    long missingEvents) {
 
   /** The EventBus address a coordinator answers status requests on. */
   public static String address(String coordinatorId) {

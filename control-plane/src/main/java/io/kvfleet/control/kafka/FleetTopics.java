@@ -38,12 +38,12 @@ public final class FleetTopics {
   }
 
   /**
-   * Creates those of {@code topics} that do not exist yet, with {@link #PARTITIONS} partitions each
-   * and {@code min.insync.replicas} one less than the copies (so with three copies, one broker may be
-   * down and every acknowledged event is still on two).
+   * Creates those of {@code topics} that do not exist yet, with {@link #PARTITIONS} partitions each,
+   * {@code min.insync.replicas} one less than the copies (so with three copies, one broker may be
+   * down and every acknowledged event is still on two) and kept forever ({@link #config}).
    */
   public static void ensure(String bootstrapServers, short replicationFactor, List<String> topics) {
-    var config = Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInSync(replicationFactor)));
+    var config = config(replicationFactor);
     withAdmin(bootstrapServers, admin -> {
       var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = topics.stream()
@@ -60,6 +60,18 @@ public final class FleetTopics {
         }
       }
     });
+  }
+
+  /**
+   * The settings of a fleet topic. Its records are kept forever: the log is the fleet's source of
+   * truth, and a coordinator that starts without a snapshot folds it from offset 0. A broker's default
+   * retention (seven days) would delete the joins and registrations of every node up longer, and
+   * the coordinator's state would lack them ({@code LogGap}); deleting them is the operator's call,
+   * with snapshots.
+   */
+  static Map<String, String> config(short replicationFactor) {
+    return Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInSync(replicationFactor)),
+        TopicConfig.RETENTION_MS_CONFIG, "-1");
   }
 
   /** {@code min.insync.replicas} for a topic with {@code replicationFactor} copies. */

@@ -6,8 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * What the coordinator's reading of the log looks like now: lag per partition (its end offset
- * less the next offset the fold would read), events it has folded, poison records (dead-lettered)
- * and its publisher's buffer.
+ * less the next offset the fold would read), events it has folded, poison records (dead-lettered),
+ * events the log lost before it read them, and its publisher's buffer.
  */
 final class LogGauges {
   private final CoordinatorView view;
@@ -23,6 +23,10 @@ final class LogGauges {
     Gauge.builder("kvfleet_poison_records", view, v -> v.status().poison())
         .description("records this coordinator could not fold (tombstones, undecodable, unknown or newer types,"
             + " events on the wrong topic), each copied once to kvfleet.deadletter by its partition's owner")
+        .register(registry);
+    Gauge.builder("kvfleet_log_missing_events", view, v -> v.status().missingEvents())
+        .description("events the coordinator needed that the log had deleted before it read them (a retention"
+            + " shorter than the fleet's life, no snapshot past them): its state lacks what they said")
         .register(registry);
   }
 

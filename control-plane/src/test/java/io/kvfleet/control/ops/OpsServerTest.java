@@ -101,7 +101,7 @@ class OpsServerTest {
 
     @Override
     public CoordinatorStatus status() {
-      return new CoordinatorStatus("c-0", false, 0, 0, 0, 0, 0, StateHash.of(state), List.of(), 0, 0, 0, 0);
+      return new CoordinatorStatus("c-0", false, 0, 0, 0, 0, 0, StateHash.of(state), List.of(), 0, 0, 0, 0, 0);
     }
 
     @Override
