@@ -56,6 +56,12 @@ public final class ReasonCodes {
   public static final String LEASE_UNPROVEN = "LEASE_UNPROVEN";
   /** Pages the source cannot prove landed inside its lease and before the deadline; the detail starts with their bytes. */
   public static final String LANDED_AFTER_LEASE = "LANDED_AFTER_LEASE";
+  /**
+   * The source read in the log that the fleet had ended the transfer (a coordinator failed, timed out
+   * or rejected it) before the next page, or before the order started: it sent no more. The detail
+   * says what the fleet said and the bytes that landed before.
+   */
+  public static final String ENDED_BY_FLEET = "ENDED_BY_FLEET";
   /** A transfer request at a schema version newer than the coordinator reads; its id was readable. */
   public static final String SCHEMA_UNSUPPORTED = "SCHEMA_UNSUPPORTED";
   /** A transfer request whose data its schema version refuses (e.g. a zero-length range); its id was readable. */

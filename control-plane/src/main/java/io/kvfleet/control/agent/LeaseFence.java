@@ -1,7 +1,9 @@
 package io.kvfleet.control.agent;
 
 import io.kvfleet.control.dataplane.Fence;
+import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The agent's answer to its transfers' {@link Fence}: a page starts while its {@link Lease} is
@@ -9,11 +11,21 @@ import java.util.function.LongSupplier;
  * inside the lease itself ({@link Lease#inside}) and the wall clock before the request's deadline.
  * The fleet declares this node lost no earlier than the lease's end and times a transfer out no
  * earlier than its deadline, so such a page landed before any failure of its transfer was
- * published. The deadline is compared on the wall clock, as the coordinator's time-out is.
+ * published. The deadline is compared on the wall clock, as the coordinator's time-out is. A page
+ * never starts once the agent has read in the log that the fleet ended the transfer ({@link FleetEndings}).
  */
-record LeaseFence(Lease lease, LongSupplier wallMillis) implements Fence {
+record LeaseFence(Lease lease, LongSupplier wallMillis, Supplier<Optional<String>> ended) implements Fence {
   LeaseFence(Lease lease) {
-    this(lease, System::currentTimeMillis);
+    this(lease, System::currentTimeMillis, Optional::empty);
+  }
+
+  LeaseFence(Lease lease, LongSupplier wallMillis) {
+    this(lease, wallMillis, Optional::empty);
+  }
+
+  @Override
+  public Optional<String> endedByFleet() {
+    return ended.get();
   }
 
   @Override

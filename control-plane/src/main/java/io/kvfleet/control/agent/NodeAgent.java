@@ -50,6 +50,8 @@ public final class NodeAgent extends VerticleBase {
   private EventPublisher publisher;
   /** Publishers of later incarnations, which this agent made and closes. */
   private final List<EventPublisher> made = new ArrayList<>();
+  /** The endings of this node's transfers read in its order partition, over its incarnations. */
+  private final FleetEndings endings = new FleetEndings();
 
   private long heartbeatTimer = -1;
   private long fenceTimer = -1;
@@ -134,7 +136,8 @@ public final class NodeAgent extends VerticleBase {
       LOG.warn("ORDERS ARE NOT AUTHENTICATED: {} has no trust file (--trust), so it runs any order the log says"
           + " was dispatched to it at its epoch, whoever wrote it to Kafka", config.nodeId());
     }
-    var ordersOpening = OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(), d -> {
+    var ordersOpening = OrderLog.start(vertx, publisher.bootstrapServers(), config.nodeId(),
+        io.kvfleet.events.trust.Verifier.of(config.signing()), endings, d -> {
           if (!crashed && runner != null) { // before the first join there is no epoch a dispatch can be for
             runner.onDispatch(d);
           }
@@ -203,7 +206,8 @@ public final class NodeAgent extends VerticleBase {
     outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
     registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
     landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
-    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, refusals);
+    runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, refusals,
+        endings);
     long epoch = config.epoch();
     var joined = new PeerJoined(config.nodeId(), epoch, config.host(), dataPlane.transportAddress(),
         dataPlane.capabilities());

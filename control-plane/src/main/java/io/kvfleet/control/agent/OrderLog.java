@@ -4,13 +4,21 @@ import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.events.EventType;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EnvelopeDeserializer;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -20,7 +28,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * (every request and dispatch naming it as source), read from its end when the agent starts, so
  * before it joins and before any dispatch can name its epoch. Only the log says what was
  * dispatched, and no other reader of the partition takes a record from it (an EventBus consumer
- * on the agent's address would take every other message). Runs on the agent's event loop.
+ * on the agent's address would take every other message). The same partition holds every ending
+ * of those transfers, so it also tells the agent which ones the fleet ended ({@link FleetEndings}).
+ * Runs on the agent's event loop.
  */
 final class OrderLog {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OrderLog.class);
@@ -30,12 +40,16 @@ final class OrderLog {
     this.consumer = consumer;
   }
 
-  /** Starts reading; {@code dispatched} gets every dispatch to {@code nodeId} that comes after. */
-  static Future<OrderLog> start(Vertx vertx, String bootstrapServers, String nodeId,
-      Consumer<TransferDispatched> dispatched) {
+  /**
+   * Starts reading; {@code dispatched} gets every dispatch to {@code nodeId} that comes after, and
+   * {@code endings} every ending of its transfers that {@code verifier} trusts ({@link Orders}).
+   */
+  static Future<OrderLog> start(Vertx vertx, String bootstrapServers, String nodeId, Verifier verifier,
+      FleetEndings endings, Consumer<TransferDispatched> dispatched) {
     return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers, Map.of(
             "client.id", "kvfleet-" + nodeId + "-orders", "enable.auto.commit", "false",
-            "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(), new DispatchesOnly())
+            "auto.offset.reset", "latest", "fetch.max.wait.ms", "100"), new StringDeserializer(),
+            new Orders(nodeId, verifier, endings))
         .compose(consumer -> {
           // Without a handler Vert.x drops poll errors silently: an agent that cannot read its orders
           // (an ACL, expired credentials) would heartbeat on and run nothing.
@@ -76,33 +90,84 @@ final class OrderLog {
   }
 
   /**
-   * Decodes only the records whose bytes name the dispatch type (the partition also holds every
-   * request and outcome of the node, which the agent does not need), so the agent does not parse
-   * three documents per transfer; the rest come back null. The check can only let too many through
-   * (the full decode and type check follow), never too few: kvfleet's codec writes the type unescaped.
+   * Decodes the partition's dispatches for the agent to run, and reads the records that end or begin
+   * this node's transfers into {@link FleetEndings} as it decodes them, in log order: a dispatch that
+   * comes after its transfer's ending, even in one poll, finds the ending already read. Those come
+   * back null, as does every other record (the partition holds every request and outcome of the
+   * node), which is skipped undecoded: the type header names its type, and a record without it
+   * (written before it) is scanned for the type's name, which can only let too many through, never
+   * too few (kvfleet's codec writes the type unescaped). A request is decoded only while an ending
+   * is held: it starts a new life of its id. An ending counts when another producer wrote it (not
+   * this node's own outcome) and, in a signed fleet, its writer had the right to ({@link Verifier}).
    */
-  static final class DispatchesOnly implements Deserializer<Decoded> {
-    private static final byte[] TYPE = EventType.TRANSFER_DISPATCHED.wireName().getBytes(StandardCharsets.US_ASCII);
+  static final class Orders implements Deserializer<Decoded> {
+    private static final String DISPATCHED = EventType.TRANSFER_DISPATCHED.wireName();
+    private static final String REQUESTED = EventType.TRANSFER_REQUESTED.wireName();
+    private static final List<String> ENDINGS = List.of(EventType.TRANSFER_FAILED.wireName(),
+        EventType.TRANSFER_TIMED_OUT.wireName(), EventType.TRANSFER_REJECTED.wireName());
     private final EnvelopeDeserializer decoder = new EnvelopeDeserializer();
+    private final String nodeId;
+    private final Verifier verifier;
+    private final FleetEndings endings;
+
+    Orders(String nodeId, Verifier verifier, FleetEndings endings) {
+      this.nodeId = nodeId;
+      this.verifier = verifier;
+      this.endings = endings;
+    }
 
     @Override
     public Decoded deserialize(String topic, byte[] data) {
-      return data != null && contains(data, TYPE) ? decoder.deserialize(topic, data) : null;
+      return data == null ? null : read(scanned(data), () -> decoder.deserialize(topic, data));
     }
 
-    /**
-     * With a type header the header decides what is skipped, without a scan of the bytes; a
-     * dispatch is then decoded with the header checked against its document (a mismatch is
-     * malformed). A record without the header (written before it) is scanned as above.
-     */
+    /** With a type header the header decides what is read; a record is then decoded with the header checked. */
     @Override
     public Decoded deserialize(String topic, org.apache.kafka.common.header.Headers headers, byte[] data) {
       var type = io.kvfleet.events.codec.TypeHeader.of(headers);
       if (type.isEmpty()) {
         return deserialize(topic, data);
       }
-      return data != null && type.get().equals(EventType.TRANSFER_DISPATCHED.wireName())
-          ? decoder.deserialize(topic, headers, data) : null;
+      return data == null ? null : read(type.get(), () -> decoder.deserialize(topic, headers, data));
+    }
+
+    private Decoded read(String type, java.util.function.Supplier<Decoded> decode) {
+      boolean wanted = type != null
+          && (DISPATCHED.equals(type) || ENDINGS.contains(type) || (REQUESTED.equals(type) && endings.any()));
+      if (!wanted) {
+        return null;
+      }
+      var decoded = decode.get();
+      if (decoded instanceof Decoded.Event e && noted(e)) {
+        return null;
+      }
+      return DISPATCHED.equals(type) ? decoded : null;
+    }
+
+    /** Whether {@code read} begins or ends a transfer (then it is noted, if it is this node's and counts). */
+    private boolean noted(Decoded.Event read) {
+      var envelope = read.envelope();
+      var event = envelope.data();
+      if (event instanceof TransferRequested request) {
+        if (request.sourceNode().equals(nodeId)) {
+          endings.requested(request.transferId());
+        }
+        return true;
+      }
+      if (!(event instanceof TransferFailed || event instanceof TransferTimedOut || event instanceof TransferRejected)) {
+        return false;
+      }
+      if (event.nodeId().equals(nodeId) && !envelope.producer().equals(nodeId)
+          && verifier.check(read.raw(), envelope, id -> Optional.empty()) instanceof Verdict.Trusted) {
+        endings.read(event, envelope.producer());
+      }
+      return true;
+    }
+
+    /** The type a record without a type header names in its bytes, of those this reader reads (dispatch first). */
+    private static String scanned(byte[] data) {
+      return java.util.stream.Stream.concat(java.util.stream.Stream.of(DISPATCHED, REQUESTED), ENDINGS.stream())
+          .filter(type -> contains(data, type.getBytes(StandardCharsets.US_ASCII))).findFirst().orElse(null);
     }
 
     static boolean contains(byte[] data, byte[] part) {

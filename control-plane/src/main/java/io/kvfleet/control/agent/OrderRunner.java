@@ -52,6 +52,8 @@ final class OrderRunner {
   private final Map<String, Future<?>> queues = new HashMap<>();
   /** The requests the node has run, kept by the agent over its incarnations: an order runs once. */
   private final Set<String> ordersTaken;
+  /** What the agent read in the log that the fleet ended: such an order does not start, nor a page after it. */
+  private final FleetEndings endings;
   /** Why new orders are refused (stopping, or fenced): null while orders are taken. */
   private volatile Refusal refusal;
 
@@ -60,8 +62,9 @@ final class OrderRunner {
   private final Set<Future<?>> running = new HashSet<>();
 
   OrderRunner(Vertx vertx, AgentConfig config, DataPlane dataPlane, OutcomePublisher outcomes, Landings landings,
-      Lease lease, Set<String> ordersTaken, Map<String, Long> refusals) {
+      Lease lease, Set<String> ordersTaken, Map<String, Long> refusals, FleetEndings endings) {
     this.ordersTaken = ordersTaken;
+    this.endings = endings;
     this.refusals = refusals;
     this.vertx = vertx;
     this.config = config;
@@ -175,10 +178,11 @@ final class OrderRunner {
   }
 
   /**
-   * Runs an order unless this incarnation cannot prove its lease, the order names another epoch of
-   * this node, or its deadline passed while it waited behind other work here: the coordinator may
-   * have failed it or timed it out by then, and the router may have given its pages to another
-   * request, so it fails without moving a byte.
+   * Runs an order unless the log already ended its transfer (a coordinator failed, timed out or
+   * rejected it: one that lost its partition and had not learnt it yet, say), this incarnation
+   * cannot prove its lease, the order names another epoch of this node, or its deadline passed while
+   * it waited behind other work here: the coordinator may have failed it or timed it out by then,
+   * and the router may have given its pages to another request, so it fails without moving a byte.
    */
   private FleetEvent startInTime(TransferOrder order) {
     var request = order.request();
@@ -186,6 +190,10 @@ final class OrderRunner {
     if (refused != null) {
       return new TransferFailed(request.transferId(), request.sourceNode(), refused.reason(), 0,
           refused.detail() + "; not run");
+    }
+    var ended = endings.of(request.transferId());
+    if (ended.isPresent()) {
+      return io.kvfleet.control.dataplane.LandedLate.endedByFleet(request, 0, ended.get(), "before it started");
     }
     if (request.sourceEpoch() != config.epoch()) {
       return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.STALE_EPOCH, 0,
@@ -203,6 +211,7 @@ final class OrderRunner {
           "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " passed before "
               + config.nodeId() + " could start it (it waited behind other transfers); not run");
     }
-    return dataPlane.transfer(order, landings, new LeaseFence(lease));
+    return dataPlane.transfer(order, landings,
+        new LeaseFence(lease, System::currentTimeMillis, () -> endings.of(request.transferId())));
   }
 }

@@ -5,6 +5,7 @@ import io.kvfleet.events.Envelope;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
 import io.kvfleet.events.PeerLost;
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
@@ -27,12 +28,23 @@ import java.util.Set;
  * with the bytes it cannot vouch for. So a completion published after a failure moved its bytes in
  * time when that failure was one the source's proof covers (its own loss or departure, or the
  * time-out); after a failure because the destination was gone its proof says nothing, and it
- * counts as late.
+ * counts as late. A source that reads the fleet's failure while it runs stops before its next page
+ * ({@code ENDED_BY_FLEET}, with the bytes it had sent): those bytes count as a completion's would.
  */
 final class Tally {
-  /** {@code bytes}: what a completion moved, or what a {@code LANDED_AFTER_LEASE} failure says may have landed late. */
+  /**
+   * {@code bytes}: what a completion moved, what a {@code LANDED_AFTER_LEASE} failure says may have
+   * landed late, or what an {@code ENDED_BY_FLEET} failure says was sent before its source stopped.
+   */
   private record Ending(String producer, Instant time, boolean completed, long bytes, boolean timedOut, String how,
-      long read) {}
+      long read) {
+    /** A source that stopped on reading the fleet's ending: its bytes were sent as a completion's were. */
+    boolean stopped() {
+      return how.equals(STOPPED);
+    }
+  }
+
+  private static final String STOPPED = "failed " + ReasonCodes.ENDED_BY_FLEET;
 
   private record Incarnation(String nodeId, long epoch) {}
 
@@ -55,6 +67,8 @@ final class Tally {
         requestedAt.putIfAbsent(r.transferId(), envelope.time());
       }
       case TransferCompleted c -> end(c.transferId(), envelope, true, c.bytes(), false, "completed");
+      case TransferFailed f when f.reason().equals(ReasonCodes.ENDED_BY_FLEET) ->
+          end(f.transferId(), envelope, false, LandedLate.sentBeforeEnded(f), false, STOPPED);
       case TransferFailed f -> end(f.transferId(), envelope, false, LandedLate.bytes(f), false, "failed " + f.reason());
       case TransferRejected r -> end(r.transferId(), envelope, false, 0, false, "rejected " + r.reason());
       case TransferTimedOut t -> end(t.transferId(), envelope, false, 0, true, "timed out");
@@ -136,7 +150,7 @@ final class Tally {
   long bytesMaybeLate() {
     long bytes = 0;
     for (var id : sources.keySet()) {
-      bytes += list(id).stream().filter(e -> !e.completed() && e.producer().equals(sources.get(id)))
+      bytes += list(id).stream().filter(e -> !e.completed() && !e.stopped() && e.producer().equals(sources.get(id)))
           .mapToLong(Ending::bytes).sum(); // 0 but for LANDED_AFTER_LEASE
       Ending failure = firstFailure(id);
       if (failure != null && !provenBefore(id, failure)) {
@@ -165,7 +179,8 @@ final class Tally {
   private long reportedAfter(String id, Ending failure) {
     // Published after it: read after it from the log. A completion stamped in the same millisecond, or by a
     // source whose clock runs behind, was still published after the failure.
-    return list(id).stream().filter(e -> e.completed() && e.read() > failure.read()).mapToLong(Ending::bytes).sum();
+    return list(id).stream().filter(e -> (e.completed() || e.stopped()) && e.read() > failure.read())
+        .mapToLong(Ending::bytes).sum();
   }
 
   /**

@@ -45,18 +45,31 @@ public interface Fence {
     return 0;
   }
 
+  /**
+   * What the fleet said when it ended this fence's transfer, if the source has read in the log that
+   * it did (a coordinator failed, timed out or rejected it): no page starts after that.
+   */
+  default Optional<String> endedByFleet() {
+    return Optional.empty();
+  }
+
   /** The wall clock deadlines are read on. */
   default long nowMillis() {
     return System.currentTimeMillis();
   }
 
   /**
-   * Why the next page of {@code request} may not start, if it may not: the lease is not proven with
+   * Why the next page of {@code request} may not start, if it may not: the fleet ended the transfer
+   * ({@code ENDED_BY_FLEET}), the lease is not proven with
    * a page's margin to spare ({@code LEASE_UNPROVEN}), or the deadline is less than that margin away
    * ({@code DEADLINE_PASSED}), so that a page that starts lands before the fleet may fail it.
    * {@code landed} bytes before it landed in time; {@code page} names it (built only on a refusal).
    */
   default Optional<TransferFailed> before(TransferRequested request, Supplier<String> page, long landed) {
+    var ended = endedByFleet();
+    if (ended.isPresent()) {
+      return Optional.of(LandedLate.endedByFleet(request, landed, ended.get(), "before " + page.get()));
+    }
     if (!mayGoOn()) {
       return Optional.of(stopped(request, page.get(), landed));
     }

@@ -46,12 +46,28 @@ public final class LandedLate {
     };
   }
 
+  /**
+   * A transfer whose source read in the log that the fleet had ended it ({@code what}) and stopped
+   * ({@code where}: before which page, or before it started): {@code sent} bytes had been sent, each
+   * page proven to land inside the lease and before the deadline; their detail starts with them.
+   */
+  public static TransferFailed endedByFleet(TransferRequested request, long sent, String what, String where) {
+    return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.ENDED_BY_FLEET, 0,
+        sent + " B sent before " + request.sourceNode() + " read that the fleet had ended it (" + what + "), "
+            + where + "; the rest was not sent");
+  }
+
   /** The bytes a {@code LANDED_AFTER_LEASE} failure says may have landed late; 0 for any other failure. */
   public static long bytes(TransferFailed failed) {
-    if (!failed.reason().equals(ReasonCodes.LANDED_AFTER_LEASE)) {
-      return 0;
-    }
-    String detail = failed.detail();
+    return failed.reason().equals(ReasonCodes.LANDED_AFTER_LEASE) ? leading(failed.detail()) : 0;
+  }
+
+  /** The bytes an {@code ENDED_BY_FLEET} failure says were sent before its source read the fleet's ending; else 0. */
+  public static long sentBeforeEnded(TransferFailed failed) {
+    return failed.reason().equals(ReasonCodes.ENDED_BY_FLEET) ? leading(failed.detail()) : 0;
+  }
+
+  private static long leading(String detail) {
     int end = 0;
     while (end < detail.length() && end < 18 && Character.isDigit(detail.charAt(end))) {
       end++;

@@ -101,6 +101,24 @@ class LeaseFenceTest {
   }
 
   @Test
+  void noPageStartsOnceTheAgentReadThatTheFleetEndedTheTransfer() {
+    var lease = provenAtStart(() -> START);
+    // The agent reads the fleet's failure once the first page has landed.
+    java.util.function.Supplier<java.util.Optional<String>> ended = () -> landed(0)
+        ? java.util.Optional.of("transfer.failed PEER_LOST by coordinator-0") : java.util.Optional.empty();
+
+    FleetEvent outcome = source.transfer(order(new ByteRange(0, 0, 2048), new ByteRange(2048, 2048, 2048)),
+        Landings.NONE, new LeaseFence(lease, () -> DEADLINE - 2_000, ended));
+
+    assertThat(outcome).isInstanceOfSatisfying(TransferFailed.class, f -> {
+      assertThat(f.reason()).isEqualTo(ReasonCodes.ENDED_BY_FLEET);
+      assertThat(f.detail()).startsWith("2048 B sent before").contains("transfer.failed PEER_LOST by coordinator-0");
+      assertThat(LandedLate.sentBeforeEnded(f)).isEqualTo(2048);
+    });
+    assertThat(landed(2048)).as("the second page").isFalse();
+  }
+
+  @Test
   void noPageStartsUnderALeaseNeverProven() {
     var lease = new Lease(Duration.ofSeconds(3), Duration.ofSeconds(1), () -> START);
 

@@ -97,6 +97,20 @@ class TallyTest {
   }
 
   @Test
+  void whatASourceSentBeforeItStoppedOnTheFleetsFailureCountsAsACompletionsBytesWould() {
+    add("router", 0, request("t-1"));
+    add("router", 0, request("t-2"));
+    add("coordinator-0", 1200, new PeerLost("decode-0", 1, ReasonCodes.LEASE_EXPIRED, 0));
+    add("coordinator-0", 1200, failed("t-1", ReasonCodes.PEER_LOST)); // the destination: the source's proof says nothing
+    add("prefill-0", 1300, LandedLate.endedByFleet(request("t-1"), 4096, "transfer.failed PEER_LOST", "before range 1"));
+    add("coordinator-0", 1400, new TransferTimedOut("t-2", "prefill-0", T0.toEpochMilli() + 1400)); // proven: the deadline
+    add("prefill-0", 1500, LandedLate.endedByFleet(request("t-2"), 8192, "transfer.timed_out", "before range 2"));
+
+    assertThat(tally.bytesMaybeLate()).isEqualTo(4096);
+    assertThat(tally.bytesReportedLate()).isEqualTo(8192);
+  }
+
+  @Test
   void aCompletionBeforeTheFailureCountsInNeither() {
     add("router", 0, request("t-1"));
     add("prefill-0", 100, new TransferCompleted("t-1", "prefill-0", 16_384, 1, "host", ""));

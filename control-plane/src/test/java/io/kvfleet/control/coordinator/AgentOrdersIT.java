@@ -13,6 +13,8 @@ import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.trust.FleetKey;
@@ -53,6 +55,49 @@ class AgentOrdersIT {
         () -> !fleet.events("t-twice", e -> e instanceof TransferCompleted).isEmpty());
     Thread.sleep(500); // a second completion would be right behind the first
     assertThat(fleet.events("t-twice", e -> e instanceof TransferCompleted)).hasSize(1);
+  }
+
+  @Test
+  void doesNotRunADispatchWhoseTransferTheLogHadEndedBeforeIt() throws Exception {
+    startAgents();
+    // A coordinator that lost the partition and had not learnt it yet rejects the request; the new owner dispatches it.
+    fleet.publishAs("coordinator-old", 1, new TransferRejected("t-late", "prefill-0", ReasonCodes.PEER_NOT_ALIVE,
+        "decode-0 looked silent to a coordinator back from a pause"));
+    fleet.publishAs("coordinator-test", 1, dispatch("t-late", "request-1", 1));
+
+    Await.until("prefill-0's answer in the log", Duration.ofSeconds(30),
+        () -> !fleet.events("t-late", e -> e instanceof TransferFailed || e instanceof TransferCompleted).isEmpty());
+    assertThat(fleet.events("t-late", e -> e instanceof TransferCompleted)).as("bytes moved for a rejected transfer")
+        .isEmpty();
+    assertThat(fleet.events("t-late", e -> e instanceof TransferFailed)).singleElement()
+        .isInstanceOfSatisfying(TransferFailed.class, f -> {
+          assertThat(f.reason()).isEqualTo(ReasonCodes.ENDED_BY_FLEET);
+          assertThat(f.detail()).startsWith("0 B sent").contains("transfer.rejected PEER_NOT_ALIVE by coordinator-old", "before it started");
+        });
+  }
+
+  @Test
+  void stopsATransferItRunsAtThePageAfterItReadsThatTheFleetFailedIt() throws Exception {
+    var paged = new PagedDataPlane();
+    fleet.startAgent("prefill-0", 1, paged, Duration.ofSeconds(1));
+    fleet.startAgent("decode-0", 1, new InProcessDataPlane(), Duration.ofSeconds(1));
+    fleet.awaitState("both regions", Duration.ofSeconds(60), s -> s.region("decode-0", "kv_data-0").isPresent()
+        && s.region("prefill-0", "kv_data-0").isPresent());
+    fleet.publishAs("coordinator-test", 1, dispatch("t-cut", "request-1", 1,
+        List.of(new ByteRange(0, 0, 4096), new ByteRange(4096, 4096, 4096))));
+
+    assertThat(paged.secondPage.await(30, TimeUnit.SECONDS)).as("the transfer reached its second page").isTrue();
+    fleet.publishAs("coordinator-ender", 1, new TransferFailed("t-cut", "prefill-0", ReasonCodes.PEER_LOST, 0,
+        "decode-0 epoch 1 was declared lost"));
+
+    Await.until("prefill-0's answer in the log", Duration.ofSeconds(60), () -> fleet.events("t-cut",
+        e -> e instanceof TransferCompleted || e instanceof TransferFailed f && !f.reason().equals(ReasonCodes.PEER_LOST))
+        .size() == 1);
+    assertThat(fleet.events("t-cut", e -> e instanceof TransferCompleted)).as("a completion after the fleet failed it")
+        .isEmpty();
+    assertThat(fleet.events("t-cut", e -> e instanceof TransferFailed f && f.reason().equals(ReasonCodes.ENDED_BY_FLEET)))
+        .singleElement().isInstanceOfSatisfying(TransferFailed.class, f -> assertThat(f.detail())
+            .startsWith("4096 B sent before prefill-0 read").contains("transfer.failed PEER_LOST by coordinator-ender"));
   }
 
   @Test
@@ -139,9 +184,14 @@ class AgentOrdersIT {
 
   /** The dispatch of a one-page WRITE from prefill-0 at {@code epoch} to decode-0, for record {@code requestEventId}. */
   private TransferDispatched dispatch(String transferId, String requestEventId, long epoch) {
+    return dispatch(transferId, requestEventId, epoch, List.of(new ByteRange(0, 0, 4096)));
+  }
+
+  /** As above, of {@code ranges}. */
+  private TransferDispatched dispatch(String transferId, String requestEventId, long epoch, List<ByteRange> ranges) {
     var state = fleet.state();
     var request = new TransferRequested(transferId, "prefill-0", epoch, "kv_data-0", "decode-0", 1, "kv_data-0",
-        TransferOp.WRITE, List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 30_000, false);
+        TransferOp.WRITE, ranges, System.currentTimeMillis() + 60_000, false);
     var destination = state.region("decode-0", "kv_data-0").orElseThrow();
     var order = new TransferOrder(request, state.region("prefill-0", "kv_data-0").orElseThrow().spec(),
         destination.spec(), destination.remoteKeys(), "", requestEventId);
