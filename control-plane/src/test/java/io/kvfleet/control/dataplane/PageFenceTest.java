@@ -66,6 +66,32 @@ class PageFenceTest {
   }
 
   @Test
+  void noBatchStartsOnceTheSourceReadThatTheFleetEndedItsTransfer() {
+    FleetEvent outcome = source.transfer(order(), Landings.NONE, new Fence() {
+      @Override
+      public boolean mayGoOn() {
+        return true;
+      }
+
+      @Override
+      public boolean landedInTime(long deadlineMillis) {
+        return true;
+      }
+
+      @Override
+      public java.util.Optional<String> endedByFleet() {
+        return java.util.Optional.of("transfer.failed PEER_LOST by coordinator-0");
+      }
+    });
+
+    assertThat(outcome).isInstanceOfSatisfying(TransferFailed.class, f -> {
+      assertThat(f.reason()).isEqualTo(ReasonCodes.ENDED_BY_FLEET);
+      assertThat(LandedLate.sentBeforeEnded(f)).isZero();
+    });
+    assertThat(landed()).isFalse();
+  }
+
+  @Test
   void aBatchProvenInTimeCompletes() {
     assertThat(source.transfer(order(), Landings.NONE, Fence.UNFENCED)).isInstanceOfSatisfying(
         TransferCompleted.class, c -> assertThat(c.bytes()).isEqualTo(LENGTH));
