@@ -1,33 +1,53 @@
 package io.kvfleet.control.agent;
 
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferTimedOut;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 
 /**
  * The transfers of this node that the fleet ended, as the agent read them in its order partition,
- * in log order: a coordinator failed, timed out or rejected them. No order for such a transfer
- * starts, and a transfer that runs sends no page after its ending was read ({@link LeaseFence}). A
- * later request with the same id (one the coordinators had forgotten) starts it anew. An ending is
- * held for {@link #HELD} after it was read (a dispatch of the same request comes within its
- * deadline, seconds; the coordinators forget an ended transfer after ten minutes by default), and
- * at most {@link #KEPT} of them. Written on the order reader's polling thread, read by the
- * transfers' workers.
+ * in log order: a coordinator failed, timed out or rejected them (not a duplicate's rejection, which
+ * answers a later request reusing the id). No order of that life of the transfer starts, and one
+ * that runs sends no page after its ending was read ({@link LeaseFence}). A request for the same id
+ * made and read after the ending (the coordinators had forgotten it) is a new life: the orders
+ * naming that request record run; the ended life's orders stay refused whatever comes after.
+ *
+ * <p>Only the order reader's polling thread writes ({@link #read}, {@link #requested}, {@link
+ * #any}); the transfers' workers read ({@link #of}) through a concurrent map of immutable values. An
+ * ending is held for {@link #HELD} after it was read (a dispatch of the same request comes within
+ * its deadline, seconds; the coordinators forget an ended transfer after ten minutes by default),
+ * at most {@link #KEPT} of them, each with a bounded size whatever its record said.
  */
 final class FleetEndings {
   static final Duration HELD = Duration.ofMinutes(10);
   static final int KEPT = 65_536;
+  /** Later requests remembered per ending: a router that resends an id more often is refused past them. */
+  static final int LATER_REQUESTS = 16;
+  /** The longest transfer id or producer an ending is kept for or named with (a record may say anything). */
+  static final int LONGEST = 256;
+  private static final Pattern REASON = Pattern.compile("[A-Z_]{1,40}");
 
-  private record Ended(String what, long readAt) {}
+  /**
+   * {@code endedAt}: the ending's time as its writer stamped it; {@code laterRequests}: envelope ids
+   * of requests for the same id stamped after it, read after it.
+   */
+  private record Ended(String what, Instant endedAt, long readAt, Set<String> laterRequests) {}
 
-  /** In the order they were read (a re-read ending keeps its place: it expires no later for it). */
-  private final Map<String, Ended> ended = new LinkedHashMap<>();
+  private final Map<String, Ended> ended = new ConcurrentHashMap<>();
+  /** The ids in the order their endings were read, the polling thread's alone: the oldest go first. */
+  private final ArrayDeque<String> readOrder = new ArrayDeque<>();
   private final LongSupplier nanos;
 
   FleetEndings() {
@@ -38,46 +58,78 @@ final class FleetEndings {
     this.nanos = nanos;
   }
 
-  /** Takes {@code event}, written by {@code producer}, if it ends a transfer: a failure, a time-out or a rejection. */
-  synchronized void read(FleetEvent event, String producer) {
+  /**
+   * Takes {@code event}, written by {@code producer} at {@code at}, if it ends a transfer: a
+   * failure, a time-out or a rejection.
+   */
+  void read(FleetEvent event, String producer, Instant at) {
     String what = switch (event) {
-      case TransferFailed f -> "transfer.failed " + f.reason();
+      case TransferFailed f -> "transfer.failed " + reason(f.reason());
       case TransferTimedOut t -> "transfer.timed_out";
-      case TransferRejected r -> "transfer.rejected " + r.reason();
+      case TransferRejected r when r.reason().equals(ReasonCodes.DUPLICATE_TRANSFER) -> null;
+      case TransferRejected r -> "transfer.rejected " + reason(r.reason());
       default -> null;
     };
-    if (what != null) {
-      ended.putIfAbsent(event.subject(), new Ended(what + " by " + producer, nanos.getAsLong()));
-      forgetOld();
+    String id = event.subject();
+    if (what == null || id.length() > LONGEST || ended.containsKey(id)) {
+      return; // an id that long is no transfer a router asked for; the first ending read stands
     }
-  }
-
-  /** A request for {@code transferId} came after any ending read so far: a new life of that id. */
-  synchronized void requested(String transferId) {
-    ended.remove(transferId);
-  }
-
-  /** What the fleet said when it ended {@code transferId}, if the agent read that it did. */
-  synchronized Optional<String> of(String transferId) {
     forgetOld();
-    return Optional.ofNullable(ended.get(transferId)).map(Ended::what);
+    ended.put(id, new Ended(what + " by " + cut(producer), at, nanos.getAsLong(), Set.of()));
+    readOrder.addLast(id);
+  }
+
+  /**
+   * Request record {@code requestEventId} for {@code transferId}, stamped {@code at}, was read after
+   * its ending, if one is held: a new life of the id when it was also made after the ending (not
+   * the ended request's own record written again, nor a router's retry of it, which name it).
+   */
+  void requested(String transferId, String requestEventId, Instant at) {
+    ended.computeIfPresent(transferId, (id, held) -> {
+      if (held.laterRequests().size() >= LATER_REQUESTS || !at.isAfter(held.endedAt())) {
+        return held;
+      }
+      var later = new HashSet<>(held.laterRequests());
+      later.add(cut(requestEventId));
+      return new Ended(held.what(), held.endedAt(), held.readAt(), Set.copyOf(later));
+    });
+  }
+
+  /**
+   * What the fleet said when it ended the life of {@code transferId} that request record {@code
+   * requestEventId} began, if the agent read that it did.
+   */
+  Optional<String> of(String transferId, String requestEventId) {
+    if (ended.isEmpty()) {
+      return Optional.empty(); // asked before every page and poll: nothing held, nothing more to look at
+    }
+    var held = ended.get(transferId);
+    return held == null || old(held, nanos.getAsLong()) || held.laterRequests().contains(requestEventId)
+        ? Optional.empty() : Optional.of(held.what());
   }
 
   /** Whether any ending is held: only then must requests be read (to tell a new life of an id). */
-  synchronized boolean any() {
+  boolean any() {
     forgetOld();
     return !ended.isEmpty();
   }
 
   private void forgetOld() {
     long now = nanos.getAsLong();
-    var oldest = ended.values().iterator();
-    while (oldest.hasNext()) {
-      var next = oldest.next();
-      if (ended.size() <= KEPT && now - next.readAt() < HELD.toNanos()) {
-        return;
-      }
-      oldest.remove();
+    while (!readOrder.isEmpty() && (readOrder.size() >= KEPT || old(ended.get(readOrder.peekFirst()), now))) {
+      ended.remove(readOrder.pollFirst());
     }
+  }
+
+  private static boolean old(Ended held, long now) {
+    return now - held.readAt() >= HELD.toNanos();
+  }
+
+  private static String reason(String reason) {
+    return REASON.matcher(reason).matches() ? reason : "(no reason code)";
+  }
+
+  private static String cut(String text) {
+    return text.length() <= LONGEST ? text : text.substring(0, LONGEST) + "...";
   }
 }

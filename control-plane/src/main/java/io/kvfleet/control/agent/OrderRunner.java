@@ -191,10 +191,6 @@ final class OrderRunner {
       return new TransferFailed(request.transferId(), request.sourceNode(), refused.reason(), 0,
           refused.detail() + "; not run");
     }
-    var ended = endings.of(request.transferId());
-    if (ended.isPresent()) {
-      return io.kvfleet.control.dataplane.LandedLate.endedByFleet(request, 0, ended.get(), "before it started");
-    }
     if (request.sourceEpoch() != config.epoch()) {
       return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.STALE_EPOCH, 0,
           "it names " + config.nodeId() + " epoch " + request.sourceEpoch() + ", which is not this incarnation ("
@@ -211,7 +207,11 @@ final class OrderRunner {
           "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " passed before "
               + config.nodeId() + " could start it (it waited behind other transfers); not run");
     }
+    var ended = endings.of(request.transferId(), order.requestEventId()); // after the agent's own reasons
+    if (ended.isPresent()) {
+      return io.kvfleet.control.dataplane.LandedLate.endedByFleet(request, 0, ended.get(), "not run");
+    }
     return dataPlane.transfer(order, landings,
-        new LeaseFence(lease, System::currentTimeMillis, () -> endings.of(request.transferId())));
+        new LeaseFence(lease, System::currentTimeMillis, () -> endings.of(request.transferId(), order.requestEventId())));
   }
 }

@@ -236,6 +236,11 @@ public final class Coordinator extends VerticleBase {
           + "needed (deleted before it read them: the topic's retention, and no snapshot past them); its state lacks "
           + "the joins, registrations and transfers they said. Keep the fleet topics forever (retention.ms=-1, "
           + "as kvfleet creates them) or run coordinators with snapshots", partition, missing));
+    }).recover(failed -> {
+      // A diagnosis, not a duty: the coordinator starts without it.
+      LOG.warn("could not ask Kafka where the fleet topics begin ({}); events the log lost are not counted",
+          failed.toString());
+      return Future.succeededFuture();
     });
   }
 

@@ -246,8 +246,8 @@ public final class EngineDataPlane implements DataPlane {
             LandedLate.failed(request, request.totalBytes(), "at most: its one batch of " + request.ranges().size()
                 + " ranges, abandoned part-way", 0);
         case TransferResult.Failed f when ended.isPresent() && LandedLate.mayHaveMoved(f.reason()) ->
-            LandedLate.endedByFleet(request, request.totalBytes(), ended.get(), "at most: its one batch of "
-                + request.ranges().size() + " ranges, abandoned part-way once it read that");
+            LandedLate.endedByFleet(request, request.totalBytes(), ended.get(), "that is at most: its one batch of "
+                + request.ranges().size() + " ranges was given up part-way once it read that, what it moved unknown");
         case TransferResult.Failed f -> new TransferFailed(request.transferId(), request.sourceNode(),
             f.reason().name(), f.nativeCode(), f.detail() + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
       };

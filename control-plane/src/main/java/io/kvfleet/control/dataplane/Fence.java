@@ -59,17 +59,12 @@ public interface Fence {
   }
 
   /**
-   * Why the next page of {@code request} may not start, if it may not: the fleet ended the transfer
-   * ({@code ENDED_BY_FLEET}), the lease is not proven with
+   * Why the next page of {@code request} may not start, if it may not: the lease is not proven with
    * a page's margin to spare ({@code LEASE_UNPROVEN}), or the deadline is less than that margin away
-   * ({@code DEADLINE_PASSED}), so that a page that starts lands before the fleet may fail it.
-   * {@code landed} bytes before it landed in time; {@code page} names it (built only on a refusal).
+   * ({@code DEADLINE_PASSED}), so that a page that starts lands before the fleet may fail it; or the
+   * source read that the fleet ended the transfer ({@code ENDED_BY_FLEET}). {@code landed} bytes before it landed in time; {@code page} names it (built only on a refusal).
    */
   default Optional<TransferFailed> before(TransferRequested request, Supplier<String> page, long landed) {
-    var ended = endedByFleet();
-    if (ended.isPresent()) {
-      return Optional.of(LandedLate.endedByFleet(request, landed, ended.get(), "before " + page.get()));
-    }
     if (!mayGoOn()) {
       return Optional.of(stopped(request, page.get(), landed));
     }
@@ -78,6 +73,11 @@ public interface Fence {
           0, "its deadline " + java.time.Instant.ofEpochMilli(request.deadlineMillis()) + " was less than a page's "
               + deadlineMarginMillis() + " ms away before " + page.get() + "; " + landed + " B before it landed in"
               + " time, the rest was not sent"));
+    }
+    var ended = endedByFleet();
+    if (ended.isPresent()) {
+      return Optional.of(LandedLate.endedByFleet(request, landed, ended.get(), "nothing from " + page.get()
+          + " on was sent"));
     }
     return Optional.empty();
   }

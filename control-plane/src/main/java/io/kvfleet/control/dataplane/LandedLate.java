@@ -48,13 +48,14 @@ public final class LandedLate {
 
   /**
    * A transfer whose source read in the log that the fleet had ended it ({@code what}) and stopped
-   * ({@code where}: before which page, or before it started): {@code sent} bytes had been sent, each
-   * page proven to land inside the lease and before the deadline; their detail starts with them.
+   * ({@code stopped}: which page it did not send, that it did not start, or that a batch was given up
+   * part-way): {@code sent} bytes had been sent (at most, for a batch given up); the detail starts
+   * with them.
    */
-  public static TransferFailed endedByFleet(TransferRequested request, long sent, String what, String where) {
+  public static TransferFailed endedByFleet(TransferRequested request, long sent, String what, String stopped) {
     return new TransferFailed(request.transferId(), request.sourceNode(), ReasonCodes.ENDED_BY_FLEET, 0,
-        sent + " B sent before " + request.sourceNode() + " read that the fleet had ended it (" + what + "), "
-            + where + "; the rest was not sent");
+        sent + " B sent before " + request.sourceNode() + " read that the fleet had ended it (" + what + "); "
+            + stopped);
   }
 
   /** The bytes a {@code LANDED_AFTER_LEASE} failure says may have landed late; 0 for any other failure. */

@@ -195,11 +195,18 @@ public final class DemoFleet implements AutoCloseable {
       // The nodes leave either way; a transfer still in flight then ends PEER_LEFT.
       System.err.println("kvfleet demo: could not let the transfers in flight end: " + e.getMessage());
     }
-    // All agents leave at once: each stop is bounded (NodeAgent.stop), one after another they add up.
-    awaitFor("the agents to leave the fleet", io.vertx.core.Future.join(agentDeployments.stream().map(vertx::undeploy).toList()));
-    awaitFor("the coordinator and the router to stop", vertx.close());
-    for (var resource : owned.reversed()) {
-      resource.close();
+    try {
+      // All agents leave at once: each stop is bounded (NodeAgent.stop), one after another they add up.
+      awaitFor("the agents to leave the fleet",
+          io.vertx.core.Future.join(agentDeployments.stream().map(vertx::undeploy).toList()));
+    } finally {
+      try {
+        awaitFor("the coordinator and the router to stop", vertx.close());
+      } finally {
+        for (var resource : owned.reversed()) {
+          resource.close();
+        }
+      }
     }
   }
 

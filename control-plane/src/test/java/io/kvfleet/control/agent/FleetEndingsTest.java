@@ -5,30 +5,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class FleetEndingsTest {
+  private static final java.time.Instant T0 = java.time.Instant.parse("2026-12-07T06:00:00Z");
   private final AtomicLong now = new AtomicLong();
   private final FleetEndings endings = new FleetEndings(now::get);
 
   @Test
-  void anEndingIsHeldUntilARequestStartsItsIdAnewOrItGrowsOld() {
-    endings.read(new TransferFailed("t-1", "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0");
-    endings.read(new TransferFailed("t-2", "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0");
-    endings.requested("t-1");
+  void anEndingHoldsForItsLifeOfTheIdUntilItGrowsOld() {
+    endings.read(new TransferFailed("t-1", "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0", T0);
+    endings.read(new TransferFailed("t-2", "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0", T0);
+    endings.requested("t-1", "r-later", T0.plusSeconds(1));
+    endings.requested("t-1", "r-replayed", T0.minusSeconds(1)); // the ended request's record written again
 
-    assertThat(endings.of("t-1")).isEmpty();
-    assertThat(endings.of("t-2")).contains("transfer.failed PEER_LOST by coordinator-0");
+    assertThat(endings.of("t-1", "r-later")).isEmpty();
+    assertThat(endings.of("t-1", "r-replayed")).isPresent();
+    assertThat(endings.of("t-1", "r-first")).isPresent();
+    assertThat(endings.of("t-2", "r-first")).contains("transfer.failed PEER_LOST by coordinator-0");
 
     now.addAndGet(FleetEndings.HELD.toNanos());
-    assertThat(endings.of("t-2")).isEmpty();
+    assertThat(endings.of("t-2", "r-first")).isEmpty();
     assertThat(endings.any()).as("nothing held: requests are skipped again").isFalse();
   }
 
   @Test
-  void aCompletionEndsNothingHere() {
-    endings.read(new TransferCompleted("t-1", "prefill-0", 1, 1, "host", ""), "prefill-0");
+  void aCompletionOrADuplicatesRejectionEndsNothingHere() {
+    endings.read(new TransferCompleted("t-1", "prefill-0", 1, 1, "host", ""), "prefill-0", T0);
+    // The router sent t-1 again while it ran: the coordinator answers the copy, the transfer goes on.
+    endings.read(new TransferRejected("t-1", "prefill-0", ReasonCodes.DUPLICATE_TRANSFER, ""), "coordinator-0", T0);
 
     assertThat(endings.any()).isFalse();
   }
@@ -36,11 +43,21 @@ class FleetEndingsTest {
   @Test
   void itHoldsAtMostKeptEndingsTheOldestGoFirst() {
     for (int i = 0; i <= FleetEndings.KEPT; i++) {
-      endings.read(new TransferFailed("t-" + i, "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0");
+      endings.read(new TransferFailed("t-" + i, "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0", T0);
     }
 
-    assertThat(endings.of("t-0")).isEmpty();
-    assertThat(endings.of("t-1")).isPresent();
-    assertThat(endings.of("t-" + FleetEndings.KEPT)).isPresent();
+    assertThat(endings.of("t-0", "")).isEmpty();
+    assertThat(endings.of("t-1", "")).isPresent();
+    assertThat(endings.of("t-" + FleetEndings.KEPT, "")).isPresent();
+  }
+
+  @Test
+  void whatARecordSaysIsKeptOnlyInBoundedSize() {
+    endings.read(new TransferFailed("t-1", "prefill-0", "x".repeat(1 << 20), 0, ""), "c".repeat(1 << 20), T0);
+    endings.read(new TransferFailed("t".repeat(1 << 20), "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "c", T0);
+
+    assertThat(endings.of("t-1", "")).hasValueSatisfying(what -> assertThat(what)
+        .startsWith("transfer.failed (no reason code) by ccc").hasSizeLessThan(400));
+    assertThat(endings.of("t".repeat(1 << 20), "")).as("no transfer id a router asks for").isEmpty();
   }
 }

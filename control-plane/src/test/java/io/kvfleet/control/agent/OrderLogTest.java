@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * the other records undecoded.
  */
 class OrderLogTest {
+  private static final Instant T0 = Instant.parse("2026-12-07T06:00:00Z");
   private final EventCodec codec = new EventCodec();
   private final FleetEndings endings = new FleetEndings();
   private final OrderLog.Orders reader = new OrderLog.Orders("prefill-0", Verifier.of(Signing.off()), endings);
@@ -81,9 +82,9 @@ class OrderLogTest {
     reader.deserialize("kvfleet.transfers", encode(new TransferRejected("t-3", "prefill-0",
         ReasonCodes.PEER_NOT_ALIVE, "")));
 
-    assertThat(endings.of("t-1")).contains("transfer.failed PEER_LOST by coordinator-0");
-    assertThat(endings.of("t-2")).contains("transfer.timed_out by coordinator-0");
-    assertThat(endings.of("t-3")).contains("transfer.rejected PEER_NOT_ALIVE by coordinator-0");
+    assertThat(endings.of("t-1", "")).contains("transfer.failed PEER_LOST by coordinator-0");
+    assertThat(endings.of("t-2", "")).contains("transfer.timed_out by coordinator-0");
+    assertThat(endings.of("t-3", "")).contains("transfer.rejected PEER_NOT_ALIVE by coordinator-0");
   }
 
   @Test
@@ -96,14 +97,16 @@ class OrderLogTest {
   }
 
   @Test
-  void aLaterRequestForAnEndedIdStartsItAnew() {
-    reader.deserialize("kvfleet.transfers", encode(new TransferTimedOut("t-1", "prefill-0", 1_000)));
-    assertThat(endings.of("t-1")).isPresent();
+  void aLaterRequestForAnEndedIdStartsANewLifeTheEndedOneStaysEnded() {
+    reader.deserialize("kvfleet.transfers", codec.encode(Envelope.of("coordinator-0", 1, 1, T0, "",
+        new TransferTimedOut("t-1", "prefill-0", 1_000))));
+    var again = Envelope.of("router-0", 1, 1, T0.plusSeconds(600), "", request("t-1"));
 
-    assertThat(reader.deserialize("kvfleet.transfers", header("io.kvfleet.transfer.requested"),
-        encode(request("t-1")))).isNull();
+    assertThat(reader.deserialize("kvfleet.transfers", header("io.kvfleet.transfer.requested"), codec.encode(again)))
+        .isNull();
 
-    assertThat(endings.of("t-1")).isEmpty();
+    assertThat(endings.of("t-1", again.id())).as("the orders of the later request").isEmpty();
+    assertThat(endings.of("t-1", "the-first-request")).as("the ended life's").isPresent();
   }
 
   @Test
@@ -118,10 +121,10 @@ class OrderLogTest {
     signed.deserialize("kvfleet.transfers", encode(failure));
     signed.deserialize("kvfleet.transfers", SignedDocument.sign(codec.encode(Envelope.of("decode-0", 1, 1,
         Instant.now(), "", failure)), decode));
-    assertThat(endings.of("t-1")).as("unsigned, or signed by a node that may not speak for prefill-0").isEmpty();
+    assertThat(endings.of("t-1", "")).as("unsigned, or signed by a node that may not speak for prefill-0").isEmpty();
 
     signed.deserialize("kvfleet.transfers", SignedDocument.sign(encode(failure), coordinator));
-    assertThat(endings.of("t-1")).contains("transfer.failed PEER_LOST by coordinator-0");
+    assertThat(endings.of("t-1", "")).contains("transfer.failed PEER_LOST by coordinator-0");
   }
 
   private static TransferRequested request(String id) {
