@@ -95,14 +95,13 @@ class EndingsAttackTest {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Findings: a zombie's dispatch runs after the fleet ended its transfer
+  // A zombie's dispatch after the fleet ended its transfer stays refused (each of these ran it before)
   // ---------------------------------------------------------------------------------------------
 
   /**
    * Log order: the fleet ends t-1, a paused coordinator's dispatch of it lands, then a request for
    * t-1 (a new life, say). Kafka deserializes a whole poll before the handler sees any record, and
-   * the order runs later still (a worker): by then the request has lifted the ending, and the
-   * dispatch that came after the ending runs.
+   * the order runs later still (a worker): the new life's orders run, the zombie's does not.
    */
   @Test
   void aDispatchReadAfterTheEndingStaysEndedThoughALaterRequestComesInTheSamePoll() {
@@ -121,8 +120,8 @@ class EndingsAttackTest {
 
   /**
    * The router retries the request the fleet failed (the same request, a new record). The fold
-   * keeps the first request ("requested again"), so this is no new life, yet the agent lifts the
-   * ending and the zombie coordinator's dispatch of the first request moves every byte.
+   * keeps the first request ("requested again"), so this is no new life: the zombie coordinator's
+   * dispatch of the first request stays refused.
    */
   @Test
   void aRetryOfTheEndedRequestLiftsNoEnding() {
@@ -138,7 +137,7 @@ class EndingsAttackTest {
     assertThat(agent.ran).doesNotContain("t-1/request-0");
   }
 
-  /** A different request under the ended id is rejected DUPLICATE_TRANSFER (no new life), yet it lifts the ending. */
+  /** A different request under the ended id is rejected DUPLICATE_TRANSFER (no new life): it lifts no ending. */
   @Test
   void aDuplicateRequestUnderAnEndedIdLiftsNoEnding() {
     var agent = agent(Signing.off());
@@ -156,8 +155,7 @@ class EndingsAttackTest {
 
   /**
    * Signed fleet: anyone who reaches Kafka writes an unsigned request for t-1 (only routers may
-   * write requests, and the fold refuses it); the agent lifts the coordinator's signed ending on
-   * it, and the zombie's signed dispatch runs.
+   * write requests, and the fold refuses it); it does not lift the coordinator's signed ending.
    */
   @Test
   void inASignedFleetAnUnsignedRequestLiftsNoEnding() {
@@ -177,8 +175,8 @@ class EndingsAttackTest {
 
   /**
    * Signed fleet: a copy of the router's own signed request record (the one the zombie's dispatch
-   * names) written again after the ending; its signature checks, the fold keeps the first request,
-   * the agent lifts the ending.
+   * names) written again after the ending; its signature checks and the fold keeps the first
+   * request: no new life.
    */
   @Test
   void inASignedFleetAReplayOfTheEndedRequestsRecordLiftsNoEnding() {
@@ -199,8 +197,8 @@ class EndingsAttackTest {
 
   /**
    * A record without the type header (an older coordinator's: the agents are upgraded first) is
-   * scanned for type names, the request's before the endings'; a failure whose detail or id names
-   * the request type is taken for a request and skipped while nothing is held: too few, not too many.
+   * scanned for type names; a failure whose detail or id names the request type is still read as
+   * the ending it is (the scan may let too many through, never too few).
    */
   @Test
   void aHeaderlessEndingThatNamesTheRequestTypeIsStillRead() {
@@ -217,7 +215,7 @@ class EndingsAttackTest {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Withstood
+  // Other attacks
   // ---------------------------------------------------------------------------------------------
 
   @Test

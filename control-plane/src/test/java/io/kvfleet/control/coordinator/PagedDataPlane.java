@@ -1,16 +1,11 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.dataplane.DataPlane;
 import io.kvfleet.control.dataplane.Fence;
-import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.protocol.Landings;
 import io.kvfleet.control.protocol.TransferOrder;
-import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.FleetEvent;
-import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRequested;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
@@ -20,34 +15,8 @@ import java.util.function.Supplier;
  * the fleet ended the transfer (at most 30 s), as a long transfer would still be running when its
  * peer is declared lost. {@link #secondPage} opens once a transfer reached it.
  */
-final class PagedDataPlane implements DataPlane {
-  private final InProcessDataPlane real = new InProcessDataPlane();
+final class PagedDataPlane extends ForwardingDataPlane {
   final CountDownLatch secondPage = new CountDownLatch(1);
-
-  @Override
-  public String transportAddress() {
-    return real.transportAddress();
-  }
-
-  @Override
-  public List<BackendCapability> capabilities() {
-    return real.capabilities();
-  }
-
-  @Override
-  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle) {
-    return real.register(nodeId, epoch, region, handle);
-  }
-
-  @Override
-  public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
-    return real.deregister(nodeId, epoch, regionId);
-  }
-
-  @Override
-  public FleetEvent transfer(TransferOrder order) {
-    return real.transfer(order);
-  }
 
   @Override
   public FleetEvent transfer(TransferOrder order, Landings landings, Fence fence) {
@@ -87,10 +56,5 @@ final class PagedDataPlane implements DataPlane {
         return Fence.super.before(request, page, landed);
       }
     });
-  }
-
-  @Override
-  public void close() {
-    real.close();
   }
 }

@@ -1,18 +1,12 @@
 package io.kvfleet.control.coordinator;
 
-import io.kvfleet.control.dataplane.DataPlane;
-import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.protocol.TransferOrder;
-import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.FleetEvent;
-import io.kvfleet.events.RegionSpec;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** Failure injection: a data plane whose transfers hang, as a transfer to a dead peer would. */
-final class StuckDataPlane implements DataPlane {
-  private final InProcessDataPlane real = new InProcessDataPlane();
+final class StuckDataPlane extends ForwardingDataPlane {
   private final CountDownLatch release = new CountDownLatch(1);
   /** The destination whose transfers hang; null: every transfer hangs. */
   private final String deadDestination;
@@ -24,26 +18,6 @@ final class StuckDataPlane implements DataPlane {
   /** A data plane whose transfers to {@code deadDestination} hang, as they would to a dead peer; others run. */
   StuckDataPlane(String deadDestination) {
     this.deadDestination = deadDestination;
-  }
-
-  @Override
-  public String transportAddress() {
-    return real.transportAddress();
-  }
-
-  @Override
-  public List<BackendCapability> capabilities() {
-    return real.capabilities();
-  }
-
-  @Override
-  public List<FleetEvent> register(String nodeId, long epoch, RegionSpec region, String handle) {
-    return real.register(nodeId, epoch, region, handle);
-  }
-
-  @Override
-  public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
-    return real.deregister(nodeId, epoch, regionId);
   }
 
   @Override
@@ -67,6 +41,6 @@ final class StuckDataPlane implements DataPlane {
   @Override
   public void close() {
     release.countDown();
-    real.close();
+    super.close();
   }
 }

@@ -67,22 +67,24 @@ class PageFenceTest {
 
   @Test
   void noBatchStartsOnceTheSourceReadThatTheFleetEndedItsTransfer() {
-    FleetEvent outcome = source.transfer(order(), Landings.NONE, new Fence() {
+    Fence ended = new Fence() {
       @Override
       public boolean mayGoOn() {
-        return true;
+        return Fence.UNFENCED.mayGoOn();
       }
 
       @Override
       public boolean landedInTime(long deadlineMillis) {
-        return true;
+        return Fence.UNFENCED.landedInTime(deadlineMillis);
       }
 
       @Override
       public java.util.Optional<String> endedByFleet() {
         return java.util.Optional.of("transfer.failed PEER_LOST by coordinator-0");
       }
-    });
+    };
+
+    FleetEvent outcome = source.transfer(order(), Landings.NONE, ended);
 
     assertThat(outcome).isInstanceOfSatisfying(TransferFailed.class, f -> {
       assertThat(f.reason()).isEqualTo(ReasonCodes.ENDED_BY_FLEET);
