@@ -12,6 +12,7 @@ import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.trust.Verifier;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -118,13 +119,25 @@ final class Deciding {
     return due;
   }
 
+  /**
+   * The answer to a misrouted request, into the partition it is in. One that reuses the id of a
+   * transfer the fold holds from another request, or of one dispatched already, is answered as a
+   * duplicate, which ends nothing: its source reads only its own partition, so an ending here would
+   * leave it sending.
+   */
   private List<Decision.Action> misrouted(FleetState state, TransferRequested r, int partition) {
+    String where = "in transfers partition " + partition + ", but murmur2 of key '" + r.sourceNode() + "' picks another";
+    var held = state.transfer(r.transferId());
+    if (held.isPresent() && (held.get().status() != TransferStatus.REQUESTED || !held.get().request().equals(r))) {
+      return List.of(new Decision.Reject(new TransferRejected(r.transferId(), r.sourceNode(),
+          ReasonCodes.DUPLICATE_TRANSFER, "transfer id " + r.transferId() + " is already used; this request is also"
+              + " misrouted: " + where), partition));
+    }
     if (!answers.claimEnd(state, r.transferId())) {
       return List.of();
     }
     return List.of(new Decision.Reject(new TransferRejected(r.transferId(), r.sourceNode(), ReasonCodes.MISROUTED,
-        "in transfers partition " + partition + ", but murmur2 of key '" + r.sourceNode() + "' picks another"),
-        partition));
+        where), partition));
   }
 
   private static boolean isDuplicate(Decision.Reject reject) {

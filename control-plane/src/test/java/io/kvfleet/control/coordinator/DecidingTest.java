@@ -39,6 +39,23 @@ class DecidingTest {
   }
 
   @Test
+  void aMisroutedRequestReusingALiveIdIsAnsweredAsADuplicateAndEndsNothing() {
+    var first = request("t1", 1, 1, range(0, 0, 4096));
+    given(first);
+    int wrong = (Ownership.partitionOf("prefill-0", PARTITIONS) + 1) % PARTITIONS;
+
+    var decisions = read(request("t1", 1, 1, range(0, 4096, 4096)), wrong, whole);
+
+    // Its source reads only its own partition: a rejection here that ended t1 would leave it sending.
+    assertThat(decisions).singleElement().isInstanceOfSatisfying(Decision.Reject.class, r -> {
+      assertThat(r.event().reason()).isEqualTo(ReasonCodes.DUPLICATE_TRANSFER);
+      assertThat(r.event().detail()).contains("misrouted");
+      given(r.event());
+    });
+    assertThat(state.transfer("t1").orElseThrow().status()).isEqualTo(io.kvfleet.events.state.TransferStatus.REQUESTED);
+  }
+
+  @Test
   void leavesAMisroutedRequestToTheOwnerOfThePartitionItIsIn() {
     var group = Ownership.group(PARTITIONS); // owns nothing yet
     int wrong = (Ownership.partitionOf("prefill-0", PARTITIONS) + 1) % PARTITIONS;
