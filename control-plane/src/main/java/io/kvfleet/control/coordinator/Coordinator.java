@@ -260,11 +260,27 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    Future<?> reading = consumer == null ? Future.succeededFuture() : consumer.close();
-    var closing = transfers == null ? reading : Future.all(reading, transfers.close());
-    return Future.all(closing, watcher.stopped()).transform(done -> deadLetters == null ? Future.succeededFuture()
-        : vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
+    Future<?> reading = consumer == null ? Future.succeededFuture() : bounded("its Kafka consumer", consumer.close());
+    var closing = transfers == null ? reading : Future.join(reading, bounded("its group consumer", transfers.close()));
+    return Future.join(closing, bounded("its ops server", watcher.stopped()))
+        .transform(done -> deadLetters == null ? Future.succeededFuture()
+            : vertx.executeBlocking(java.util.concurrent.Executors.callable(deadLetters::close)));
   }
+
+  /**
+   * {@code closing}, given up with a WARN after {@link #STOP_STEP}: a stop that waits for ever on one
+   * part (a client's connection, a consumer's close) never lets the process end.
+   */
+  private Future<?> bounded(String what, Future<?> closing) {
+    return closing.timeout(STOP_STEP.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).recover(failed -> {
+      LOG.warn("{} stopping: {} did not close ({}); going on without it", publisher.producerId(), what,
+          failed.toString());
+      return Future.succeededFuture();
+    });
+  }
+
+  /** The longest a stop waits for one of its parts to close. */
+  static final Duration STOP_STEP = Duration.ofSeconds(10);
 
   private CoordinatorStatus status() {
     var counts = state.counts();

@@ -229,13 +229,13 @@ public final class EngineDataPlane implements DataPlane {
       }
       // Bounded by the request's own deadline and the agent's lease, not the engine's, each less a
       // page's margin: a dead peer fails this transfer before the fleet may time it out (or declare
-      // this node lost), and the bytes it holds back are never written after that. Given up too
-      // once the agent reads that the fleet ended the transfer.
+      // this node lost), and the bytes it holds back are never written after that. A batch posted
+      // runs to one of those ends even if the fleet ends the transfer meanwhile: given up then, what
+      // it moved would be unknown, where a dead destination (the usual reason) takes nothing anyway.
       var result = awaitWhile(peer.post(request.op() == TransferOp.WRITE ? Direction.WRITE : Direction.READ, batch),
-          request.deadlineMillis() - fence.deadlineMarginMillis(), () -> fence.mayGoOn() && fence.endedByFleet().isEmpty());
+          request.deadlineMillis() - fence.deadlineMarginMillis(), fence::mayGoOn);
       // Asked once the batch ended, so the clocks it reads are later than every byte that landed.
       boolean inTime = fence.landedInTime(request.deadlineMillis());
-      var ended = fence.endedByFleet();
       return switch (result) {
         case TransferResult.Completed c when !inTime -> LandedLate.failed(request, c.bytes(),
             "its one batch of " + request.ranges().size() + " ranges", 0);
@@ -245,9 +245,6 @@ public final class EngineDataPlane implements DataPlane {
         case TransferResult.Failed f when !inTime && LandedLate.mayHaveMoved(f.reason()) ->
             LandedLate.failed(request, request.totalBytes(), "at most: its one batch of " + request.ranges().size()
                 + " ranges, abandoned part-way", 0);
-        case TransferResult.Failed f when ended.isPresent() && LandedLate.mayHaveMoved(f.reason()) ->
-            LandedLate.endedByFleet(request, request.totalBytes(), ended.get(), "that is at most: its one batch of "
-                + request.ranges().size() + " ranges was given up part-way once it read that, what it moved unknown");
         case TransferResult.Failed f -> new TransferFailed(request.transferId(), request.sourceNode(),
             f.reason().name(), f.nativeCode(), f.detail() + (f.nativeMessage().isEmpty() ? "" : ": " + f.nativeMessage()));
       };

@@ -51,6 +51,7 @@ public final class DemoFleet implements AutoCloseable {
   private final java.util.Map<String, NodeAgent> agents = new java.util.HashMap<>();
   private final java.util.Map<String, EngineDataPlane> planes = new java.util.HashMap<>();
   private long workloadTimer = -1;
+  private String coordinatorDeployment;
   private EventPublisher router;
   private DemoKeys keys;
   /** At most this long for the transfers in flight to end before the nodes leave. */
@@ -103,7 +104,7 @@ public final class DemoFleet implements AutoCloseable {
     var clock = Clock.systemUTC();
     var coordinatorEvents = publisher(COORDINATOR, AgentConfig.newEpoch(), clock);
     var coordinator = new Coordinator(bootstrapServers, coordinatorEvents, clock).withSigning(signing(COORDINATOR));
-    await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
+    coordinatorDeployment = await(vertx.deployVerticle(ops == null ? coordinator : coordinator.withWatcher(ops)));
     if (ops != null) {
       dashboardUrl = ops.dashboardUrl(await(ops.port()));
     }
@@ -201,7 +202,9 @@ public final class DemoFleet implements AutoCloseable {
           io.vertx.core.Future.join(agentDeployments.stream().map(vertx::undeploy).toList()));
     } finally {
       try {
-        awaitFor("the coordinator and the router to stop", vertx.close());
+        awaitFor("the coordinator to stop", coordinatorDeployment == null ? io.vertx.core.Future.succeededFuture()
+            : vertx.undeploy(coordinatorDeployment));
+        awaitFor("Vert.x to close", vertx.close());
       } finally {
         for (var resource : owned.reversed()) {
           resource.close();

@@ -31,9 +31,15 @@ public final class OpsMetrics {
     return registry;
   }
 
-  /** A Vert.x whose own metrics (event loops, EventBus, HTTP) go to {@code registry}. */
+  /**
+   * A Vert.x whose own metrics (event loops, EventBus, HTTP) go to {@code registry}. Vert.x keeps
+   * metrics backends in a static map by registry name: under the default name, every such Vert.x in
+   * a process (a test's fleets, a bench beside a demo) reported into whichever registry came first,
+   * and another's scrape lacked its own EventBus.
+   */
   public static Vertx vertx(PrometheusMeterRegistry registry) {
-    var options = new MicrometerMetricsOptions().setEnabled(true);
+    var options = new MicrometerMetricsOptions().setEnabled(true)
+        .setRegistryName("kvfleet-" + java.util.UUID.randomUUID());
     return Vertx.builder().with(new VertxOptions().setMetricsOptions(options))
         .withMetrics(new MicrometerMetricsFactory(registry)).build();
   }
