@@ -71,8 +71,12 @@ final class FleetEndings {
       default -> null;
     };
     String id = event.subject();
-    if (what == null || id.length() > LONGEST || ended.containsKey(id)) {
-      return; // an id that long is no transfer a router asked for; the first ending read stands
+    var held = ended.get(id);
+    if (what == null || id.length() > LONGEST || (held != null && held.laterRequests().isEmpty())) {
+      return; // an id that long is no transfer a router asked for; the first ending of a life stands
+    }
+    if (held != null) {
+      readOrder.removeFirstOccurrence(id); // a later life of the id ended too: it ends every life read so far
     }
     forgetOld();
     ended.put(id, new Ended(what + " by " + cut(producer), at, nanos.getAsLong(), Set.of()));

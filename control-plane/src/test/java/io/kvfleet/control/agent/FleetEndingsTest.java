@@ -6,6 +6,7 @@ import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferTimedOut;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,16 @@ class FleetEndingsTest {
     now.addAndGet(FleetEndings.HELD.toNanos());
     assertThat(endings.of("t-2", "r-first")).isEmpty();
     assertThat(endings.any()).as("nothing held: requests are skipped again").isFalse();
+  }
+
+  @Test
+  void theEndingOfALaterLifeOfTheIdEndsThatLifeToo() {
+    endings.read(new TransferFailed("t-1", "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0", T0);
+    endings.requested("t-1", "r-later", T0.plusSeconds(60));
+    endings.read(new TransferTimedOut("t-1", "prefill-0", 0), "coordinator-0", T0.plusSeconds(70));
+
+    assertThat(endings.of("t-1", "r-later")).contains("transfer.timed_out by coordinator-0");
+    assertThat(endings.of("t-1", "r-first")).isPresent();
   }
 
   @Test
