@@ -251,31 +251,15 @@ public final class ExportReader implements AutoCloseable {
     if (end - l.offset() < from + 3 || b[end - 1] != '}') {
       return -1;
     }
-    int depth = 0;
-    boolean inString = false;
-    for (int i = l.offset() + from; i < end - 1; i++) {
-      byte c = b[i];
-      if (inString) {
-        if (c == '\\') {
-          i++;
-        } else if (c == '"') {
-          inString = false;
-        }
-      } else if (c == '"') {
-        inString = true;
-      } else if (c == '{' || c == '[') {
-        depth++;
-      } else if (c == '}' || c == ']') {
-        if (--depth == 0) {
-          int close = i + 1;
-          while (close < end - 1 && isSpace(b[close])) {
-            close++;
-          }
-          return close == end - 1 ? i + 1 - l.offset() : -1;
-        }
-      }
+    int close = ValueEnd.close(b, l.offset() + from, end - 1);
+    if (close < 0) {
+      return -1;
     }
-    return -1;
+    int after = close;
+    while (after < end - 1 && isSpace(b[after])) {
+      after++;
+    }
+    return after == end - 1 ? close - l.offset() : -1;
   }
 
   private static boolean isSpace(byte c) {
