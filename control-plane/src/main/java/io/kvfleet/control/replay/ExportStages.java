@@ -27,7 +27,7 @@ final class ExportStages implements AutoCloseable {
   private final EventCodec codec = new EventCodec();
   private final ExportWriter writer;
   private final Handoff<Checked> write;
-  private final Handoff<StoredRecord> check;
+  private final Handoff<ConsumerRecord<byte[], byte[]>> check;
   private final Map<String, long[]> byTopic = new HashMap<>(); // a counter per topic, not a boxed Long per record
   private long written;
   private long malformed;
@@ -44,10 +44,11 @@ final class ExportStages implements AutoCloseable {
 
   /**
    * Takes the next record in replay order; false once a stage has failed ({@link #finish} says why).
-   * It is copied here, on the reading thread, while its bytes are still in this core's cache.
+   * The reading thread only hands it on: it is the export's bound (a consumer's poll and the merge),
+   * so the copy into a stored record is the checking thread's.
    */
   boolean accept(ConsumerRecord<byte[], byte[]> consumed) {
-    return check.accept(StoredRecord.of(consumed));
+    return check.accept(consumed);
   }
 
   /** Waits until every record taken is written; rethrows what a stage failed with. */
@@ -56,10 +57,11 @@ final class ExportStages implements AutoCloseable {
     write.finish();
   }
 
-  private void check(StoredRecord r) {
-    if (!inTime(r.timestamp())) {
+  private void check(ConsumerRecord<byte[], byte[]> consumed) {
+    if (!inTime(consumed.timestamp())) {
       return;
     }
+    var r = StoredRecord.of(consumed);
     byte[] value = r.value();
     if (nodeFilter == null) {
       // No node to pick out: nothing needs the event, so the value is checked as JSON, not decoded.
