@@ -4,6 +4,7 @@ import io.kvfleet.control.replay.bench.TimeTravelBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,14 +32,28 @@ final class BenchTimeTravelCommand implements Callable<Integer> {
       + "for its hash, the records after it read by one thread), as the reference, with the ratio")
   boolean compareSerial;
 
+  @Option(names = "--commands", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Also run 'replay --until T' for each T as a process of its own through the launcher, as an "
+          + "operator runs it, and time it from start to exit (default: on; --no-commands: only in this JVM)")
+  boolean commands;
+
+  @Option(names = "--launcher", defaultValue = "${env:KVFLEET_LAUNCHER:-./kvfleet}",
+      description = "The launcher those processes are started with (default: ${DEFAULT-VALUE})")
+  Path launcher;
+
   @Option(names = "--work-dir", description = "Where the export and its snapshots go (default: a temporary folder)")
   Path workDir;
 
   @Override
   public Integer call() throws Exception {
+    if (commands && !Files.isExecutable(launcher)) {
+      System.err.println("kvfleet bench timetravel: " + launcher + " is not an executable launcher (a checkout's "
+          + "./kvfleet; --no-commands times the replays in this JVM only)");
+      return 2;
+    }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("kvfleet-bench-timetravel-");
     System.out.println("kvfleet bench timetravel: work folder " + dir);
     return TimeTravelBenchmark.run(new TimeTravelBenchmark.Settings(events, every, keepEnded, dir, reuse,
-        compareSerial), System.out) ? 0 : 1;
+        compareSerial, commands ? Optional.of(launcher.toAbsolutePath()) : Optional.empty()), System.out) ? 0 : 1;
   }
 }

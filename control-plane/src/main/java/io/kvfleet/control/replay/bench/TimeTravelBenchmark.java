@@ -26,8 +26,12 @@ import java.util.Optional;
 public final class TimeTravelBenchmark {
   private TimeTravelBenchmark() {}
 
-  /** How big and where. */
-  public record Settings(long events, long every, Duration keepEnded, Path workDir, boolean reuse, boolean compareSerial) {}
+  /**
+   * How big and where; with a {@code launcher}, each T is also asked of {@code replay --until T} run by it
+   * as a process of its own, as an operator runs it.
+   */
+  public record Settings(long events, long every, Duration keepEnded, Path workDir, boolean reuse, boolean compareSerial,
+      Optional<Path> launcher) {}
 
   /**
    * Shares of the log at which a T falls; 0.1 is a snapshot's own last record when every is a tenth.
@@ -74,27 +78,40 @@ public final class TimeTravelBenchmark {
     }
     var reference = reference(file, times, settings, out);
 
-    out.printf("%-26s %12s %-32s %9s %9s %9s %9s  %s%n", "--until T", "records", "started from", "seconds", "restore",
-        "tail", "cpu s", "hash = from the start; load");
+    out.printf("%-26s %12s %-32s %9s %9s %9s %9s %9s  %s%n", "--until T", "records", "started from", "seconds", "restore",
+        "tail", "cpu s", "command", "hash = from the start; load");
     boolean all = true;
     double worst = 0;
+    double worstCommand = 0;
     for (int i = 0; i < times.size(); i++) {
       var until = new Until.AtTime(times.get(i));
       var row = timed(file, until, keep, false, reference.get(i));
       worst = Math.max(worst, row.seconds());
       all &= row.same();
-      out.println(row.line(times.get(i), ""));
+      Instant t = times.get(i);
+      String expected = reference.get(i);
+      var command = settings.launcher().map(l -> CommandRun.of(l, file, t, settings.keepEnded()));
+      String note = command.map(c -> c.same(expected) ? "" : "; the command's hash: NO, " + c.hash()).orElse("");
+      all &= command.map(c -> c.same(expected)).orElse(true);
+      worstCommand = Math.max(worstCommand, command.map(CommandRun::seconds).orElse(0.0));
+      out.println(row.line(times.get(i), command.map(c -> String.format("%9.2f", c.seconds())).orElse("        -"), note));
       if (settings.compareSerial()) {
         var serial = timed(file, until, keep, true, reference.get(i));
         all &= serial.same();
-        out.println(serial.line(times.get(i), String.format(" serial, ratio %.2f", serial.seconds() / row.seconds())));
+        out.println(serial.line(times.get(i), "        -",
+            String.format(" serial, ratio %.2f", serial.seconds() / row.seconds())));
       }
     }
-    out.printf("%n(seconds: from the call to the state hash; restore: choosing, reading and checking the snapshot; "
-        + "tail: reading the records after it, folding them to T and hashing the state; cpu s: the JVM's CPU time "
-        + "over the same span, all threads)%n");
-    out.printf("%nworst --until: %.2f s (target < 3 s) %s; every hash equal: %s; load average after: %s%n", worst,
-        worst < 3 ? "met" : "NOT MET", all ? "yes" : "NO", ReplayBenchmark.loadAverage());
+    out.printf("%n(seconds: from the call to the state hash, in this JVM, its compilers warm from the replay before; "
+        + "restore: choosing, reading and checking the snapshot; tail: reading the records after it, folding them to "
+        + "T and hashing the state; cpu s: the JVM's CPU time over the same span, all threads; command: '%s replay "
+        + "--file ... --until T --keep-ended %dms --json' run as a process of its own, from its start to its exit, as an "
+        + "operator runs it)%n", settings.launcher().map(Path::toString).orElse("kvfleet"), settings.keepEnded().toMillis());
+    out.printf("%nworst --until: %.2f s in this JVM (target < 3 s) %s; ", worst, worst < 3 ? "met" : "NOT MET");
+    if (settings.launcher().isPresent()) {
+      out.printf("%.2f s as a command %s; ", worstCommand, worstCommand < 3 ? "met" : "NOT MET");
+    }
+    out.printf("every hash equal: %s; load average after: %s%n", all ? "yes" : "NO", ReplayBenchmark.loadAverage());
     return all;
   }
 
@@ -104,11 +121,11 @@ public final class TimeTravelBenchmark {
       return hash.equals(reference);
     }
 
-    String line(Instant t, String note) {
+    String line(Instant t, String command, String note) {
       double restore = result.restoring().toNanos() / 1e9;
-      return String.format("%-26s %,12d %-32s %9.2f %9.2f %9.2f %9.2f  %s", t, result.records(),
+      return String.format("%-26s %,12d %-32s %9.2f %9.2f %9.2f %9.2f %s  %s", t, result.records(),
           result.start().snapshot().map(s -> s.file().getFileName().toString()).orElse("the start"), seconds, restore,
-          seconds - restore, cpuSeconds, (same() ? "yes" : "NO (" + hash + " against " + reference + ")")
+          seconds - restore, cpuSeconds, command, (same() ? "yes" : "NO (" + hash + " against " + reference + ")")
               + "; load " + ReplayBenchmark.loadAverage() + note);
     }
   }
