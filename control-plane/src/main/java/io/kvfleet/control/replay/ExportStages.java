@@ -12,9 +12,9 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * An export's work per record after Kafka: the thread that reads and merges the partitions copies
- * each record here; one thread checks it (or, with a node filter, decodes it), another writes its
- * line ({@link Handoff}). On two cores the check and the line overlap the reading, so the export
+ * An export's work per record after Kafka: the thread that reads and merges the partitions hands
+ * each record here; one thread makes the stored record of it and checks it (or, with a node filter,
+ * decodes it), another writes its line ({@link Handoff}). On two cores the check and the line overlap the reading, so the export
  * can keep up with a consumer that only reads. The counts are the writing thread's and are read
  * after {@link #finish}.
  */

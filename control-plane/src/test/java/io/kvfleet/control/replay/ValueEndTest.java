@@ -30,7 +30,10 @@ class ValueEndTest {
 
   @Example
   void passesOverWhatAStringHoldsAndWhatABackslashEscapesAcrossWords() {
-    // The backslash is the last byte of the first word; the quote it escapes the first of the next.
+    // The backslash is the last byte of the first word; the quote it escapes the first of the next word,
+    // then the first byte of the tail walked a byte at a time.
+    assertThat(close("{\"abcde\\\"}\"}xxxx")).isEqualTo(12);
+    assertThat(close("{\"abcde\\\"}\"}x")).isEqualTo(12);
     assertThat(close("{\"abcd\\\"}\"}xx")).isEqualTo(11);
     assertThat(close("{\"a\":[1,{\"b\":\"}]\"}],\"c\":\"x\\\\\"}   ")).isEqualTo(30);
     assertThat(close("{\"a\":\"}")).isEqualTo(-1);

@@ -1,8 +1,9 @@
 package io.kvfleet.control.replay.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kvfleet.control.KvfleetException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One {@code replay --until T} run as an operator runs it: the launcher started as a process of its
- * own (a JVM started, its classes loaded, its compilers cold), timed from its start to its exit.
+ * own (a JVM started, its classes loaded, its compilers cold), timed from before its start to its exit.
  *
  * @param hash the state hash it printed
  */
 record CommandRun(double seconds, String hash) {
-  /** Longer than any replay of the bench's log takes: past it the run is stopped and the bench fails with why. */
+  /** Longer than a replay of the bench's default log takes: past it the run is stopped and the bench fails. */
   private static final Duration LIMIT = Duration.ofMinutes(5);
 
   boolean same(String reference) {
@@ -24,27 +25,33 @@ record CommandRun(double seconds, String hash) {
   }
 
   static CommandRun of(Path launcher, Path export, Instant until, Duration keepEnded) {
+    return of(launcher, export, until, keepEnded, LIMIT);
+  }
+
+  static CommandRun of(Path launcher, Path export, Instant until, Duration keepEnded, Duration limit) {
+    String what = launcher + " replay --until " + until;
+    Process process = null;
     try {
       Path out = Files.createTempFile("kvfleet-timetravel-", ".json");
       Path err = Files.createTempFile("kvfleet-timetravel-", ".err");
       try {
-        var process = new ProcessBuilder(launcher.toString(), "replay", "--file", export.toString(), "--until",
+        long t = System.nanoTime();
+        process = new ProcessBuilder(launcher.toString(), "replay", "--file", export.toString(), "--until",
             until.toString(), "--keep-ended", keepEnded.toMillis() + "ms", "--json")
             .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        long t = System.nanoTime();
-        boolean ended = process.waitFor(LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        boolean ended = process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
         double seconds = (System.nanoTime() - t) / 1e9;
         if (!ended) {
-          process.destroyForcibly();
-          throw new IllegalStateException(launcher + " replay --until " + until + " did not end in " + LIMIT);
+          throw KvfleetException.benchFailed(what + " did not end in " + limit, null);
         }
         if (process.exitValue() != 0) {
-          throw new IllegalStateException(launcher + " replay --until " + until + " exited " + process.exitValue()
-              + ": " + Files.readString(err).strip());
+          // Lenient: whatever the launcher or the JVM wrote, the reason is not to be lost to a decoding error.
+          String said = new String(Files.readAllBytes(err), StandardCharsets.UTF_8).strip();
+          throw KvfleetException.benchFailed(what + " exited " + process.exitValue() + ": " + said, null);
         }
         var hash = new ObjectMapper().readTree(out.toFile()).path("state").path("hash");
         if (!hash.isTextual()) {
-          throw new IllegalStateException(launcher + " replay --until " + until + " printed no state hash");
+          throw KvfleetException.benchFailed(what + " printed no state hash", null);
         }
         return new CommandRun(seconds, hash.asText());
       } finally {
@@ -52,10 +59,20 @@ record CommandRun(double seconds, String hash) {
         Files.deleteIfExists(err);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw KvfleetException.benchFailed(what, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while " + launcher + " replayed to " + until, e);
+      throw KvfleetException.benchFailed(what + ": interrupted", e);
+    } finally {
+      stop(process);
+    }
+  }
+
+  /** A run left behind (timed out, or the bench interrupted) is ended, with what it started (a build, the JVM). */
+  private static void stop(Process process) {
+    if (process != null && process.isAlive()) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
     }
   }
 }

@@ -3,6 +3,7 @@ package io.kvfleet.control.replay.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvfleet.control.KvfleetException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ class CommandRunTest {
   @Test
   void asksTheLauncherForTheReplayToTAndReadsTheHashItPrints() throws IOException {
     Path args = dir.resolve("args");
-    var run = CommandRun.of(script("printf '%s\\n' \"$@\" > " + args + "\n"
+    var run = CommandRun.of(script("printf '%s\\n' \"$@\" > '" + args + "'\n"
         + "echo '{\"records\":999000,\"state\":{\"position\":\"p\",\"hash\":\"ab12\"}}'"), Path.of("log.jsonl.zst"), T,
         Duration.ofMinutes(10));
 
@@ -42,7 +43,7 @@ class CommandRunTest {
     Path launcher = script("echo 'kvfleet replay: no such file' >&2; exit 2");
 
     assertThatThrownBy(() -> CommandRun.of(launcher, Path.of("gone.jsonl.zst"), T, Duration.ofMinutes(10)))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(KvfleetException.class)
         .hasMessageContaining("exited 2")
         .hasMessageContaining("kvfleet replay: no such file");
   }
@@ -52,8 +53,25 @@ class CommandRunTest {
     Path launcher = script("echo '{\"records\":0}'");
 
     assertThatThrownBy(() -> CommandRun.of(launcher, Path.of("log.jsonl.zst"), T, Duration.ofMinutes(10)))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(KvfleetException.class)
         .hasMessageContaining("printed no state hash");
+  }
+
+  @Test
+  void aReplayThatDoesNotEndIsStoppedWithWhatItStarted() throws IOException {
+    Path pid = dir.resolve("pid");
+    // As a launcher still building would: a child of its own that outlives the wait.
+    Path launcher = script("sleep 600 & echo $! > '" + pid + "'; wait");
+
+    assertThatThrownBy(() -> CommandRun.of(launcher, Path.of("log.jsonl.zst"), T, Duration.ofMinutes(10),
+        Duration.ofSeconds(2)))
+        .isInstanceOf(KvfleetException.class)
+        .hasMessageContaining("did not end in PT2S");
+    long child = Long.parseLong(Files.readString(pid).strip());
+    var left = ProcessHandle.of(child);
+    if (left.isPresent()) {
+      assertThat(left.get().onExit()).as("the launcher's own child, stopped with it").succeedsWithin(Duration.ofSeconds(10));
+    }
   }
 
   private Path script(String body) throws IOException {
