@@ -10,12 +10,16 @@ import io.kvfleet.events.Samples;
 import io.kvfleet.events.TransferCompleted;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -184,6 +188,48 @@ class StreamingReaderTest {
     String text = Instant.ofEpochSecond(seconds, nanos).toString();
 
     assertThat(new Timestamps().parse(text)).isEqualTo(Instant.parse(text));
+  }
+
+  /** Any digits where the shape has them, real dates or not: the formatter's answer, or none where it refuses. */
+  @Property
+  void readsTheSecondAsTheIsoFormatterDoes(@ForAll("shapedTimes") String text) {
+    Instant expected;
+    try {
+      expected = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    } catch (DateTimeParseException e) {
+      expected = null;
+    }
+
+    assertThat(new Timestamps().parse(text)).as(text).isEqualTo(expected);
+  }
+
+  @Provide
+  Arbitrary<String> shapedTimes() {
+    Arbitrary<String> year = Arbitraries.oneOf(Arbitraries.strings().numeric().ofLength(4), Arbitraries.of("2024",
+        "2026", "1900", "2000", "0000"));
+    Arbitrary<String> twoDigits = Arbitraries.strings().numeric().ofLength(2);
+    Arbitrary<String> month = Arbitraries.oneOf(twoDigits, Arbitraries.integers().between(1, 12)
+        .map(m -> String.format("%02d", m)));
+    Arbitrary<String> day = Arbitraries.oneOf(twoDigits, Arbitraries.of("28", "29", "30", "31"));
+    Arbitrary<String> hour = Arbitraries.oneOf(twoDigits, Arbitraries.of("00", "23", "24"));
+    Arbitrary<String> minuteOrSecond = Arbitraries.oneOf(twoDigits, Arbitraries.of("00", "59", "60"));
+    return Combinators.combine(year, month, day, hour, minuteOrSecond, minuteOrSecond)
+        .as((y, mo, d, h, mi, se) -> y + "-" + mo + "-" + d + "T" + h + ":" + mi + ":" + se + ".25Z");
+  }
+
+  @Test
+  void refusesDaysAndTimesThatDoNotExist() {
+    var timestamps = new Timestamps();
+
+    assertThat(Arrays.asList(
+            timestamps.parse("2026-02-29T00:00:00Z"),
+            timestamps.parse("2026-04-31T00:00:00Z"),
+            timestamps.parse("2026-00-10T00:00:00Z"),
+            timestamps.parse("2026-11-30T24:00:00Z"),
+            timestamps.parse("2026-11-30T23:60:00Z"),
+            timestamps.parse("2026-11-30T23:59:60Z")))
+        .containsOnlyNulls();
+    assertThat(timestamps.parse("2024-02-29T23:59:59.5Z")).isEqualTo(Instant.parse("2024-02-29T23:59:59.5Z"));
   }
 
   @Test
