@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -44,10 +46,10 @@ class DashboardBrowserIT {
         browser.get(ops.dashboardUrl);
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".card.node[data-node='prefill-0']")));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".card.node[data-node='decode-0']")));
-        assertThat(browser.findElement(By.cssSelector(".card.node[data-node='prefill-0']")).getText())
+        assertThat(textOf(wait, By.cssSelector(".card.node[data-node='prefill-0']")))
             .contains("ALIVE").contains("prefill").contains("VRAM");
-        assertThat(browser.findElements(By.cssSelector(".card.node[data-node='prefill-0'] .mem.no")))
-            .as("VRAM marked as what the node cannot register").extracting(WebElement::getText).contains("VRAM");
+        assertThat(textsOf(wait, By.cssSelector(".card.node[data-node='prefill-0'] .mem.no")))
+            .as("VRAM marked as what the node cannot register").contains("VRAM");
 
         By vramFailure = By.cssSelector("tr.registration.failed[data-node='prefill-0'][data-memory='VRAM']");
         wait.until(ExpectedConditions.elementToBeClickable(vramFailure));
@@ -57,23 +59,23 @@ class DashboardBrowserIT {
         shot(browser, "dashboard-overview");
         browser.findElement(vramFailure).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#detail .diagnosis")));
-        String diagnosis = browser.findElement(By.id("detail")).getText();
+        String diagnosis = textOf(wait, By.id("detail"));
         assertThat(diagnosis).contains("Registration failed: prefill-0/state_data-")
             .contains("could not register STATE VRAM region").contains("What to do:");
-        assertThat(browser.findElement(By.cssSelector("#detail .remediation")).getText()).contains("UCX");
+        assertThat(textOf(wait, By.cssSelector("#detail .remediation"))).contains("UCX");
         shot(browser, "dashboard-diagnosis");
         browser.findElement(By.id("detail-close")).click();
 
         By completed = By.xpath("//tr[contains(@class,'transfer')][td[3]='COMPLETED']");
         // The table re-renders as events arrive: find and click the row in one step, again if it went stale.
-        String transferId = wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+        String transferId = wait.ignoring(StaleElementReferenceException.class).until(d -> {
           var row = d.findElement(completed);
           String id = row.getDomAttribute("data-transfer");
           row.click();
           return id;
         });
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#detail .explanation"), transferId));
-        String explanation = browser.findElement(By.id("detail")).getText();
+        String explanation = textOf(wait, By.id("detail"));
         assertThat(explanation).contains("Explain transfer " + transferId).contains("completed")
             // A plain transfer reads "t-1 requested (by router-0)", a request transfer "r-1 requested for request …
             // (by router-0)": the demo makes both, and the first completed row may be either.
@@ -83,6 +85,20 @@ class DashboardBrowserIT {
         browser.quit();
       }
     }
+  }
+
+  /**
+   * The text of what {@code by} finds: the page re-renders its cards and tables as events arrive, so
+   * an element can go stale between finding it and reading it; it is then found and read again.
+   */
+  private static String textOf(WebDriverWait wait, By by) {
+    return wait.ignoring(StaleElementReferenceException.class).until(d -> d.findElement(by).getText());
+  }
+
+  /** {@link #textOf} for every element {@code by} finds, read in one step. */
+  private static List<String> textsOf(WebDriverWait wait, By by) {
+    return wait.ignoring(StaleElementReferenceException.class)
+        .until(d -> d.findElements(by).stream().map(WebElement::getText).toList());
   }
 
   private WebDriver browser() {
