@@ -57,7 +57,10 @@ class DashboardBrowserIT {
         wait.until(d -> d.findElements(By.cssSelector("tr.transfer")).size() >= 3);
         Thread.sleep(4_000);
         shot(browser, "dashboard-overview");
-        browser.findElement(vramFailure).click();
+        wait.ignoring(StaleElementReferenceException.class).until(d -> {
+          d.findElement(vramFailure).click(); // found and clicked in one step, again if it went stale
+          return true;
+        });
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#detail .diagnosis")));
         String diagnosis = textOf(wait, By.id("detail"));
         assertThat(diagnosis).contains("Registration failed: prefill-0/state_data-")
