@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
@@ -209,7 +210,7 @@ class StreamingReaderTest {
         "2026", "1900", "2000", "0000"));
     Arbitrary<String> twoDigits = Arbitraries.strings().numeric().ofLength(2);
     Arbitrary<String> month = Arbitraries.oneOf(twoDigits, Arbitraries.integers().between(1, 12)
-        .map(m -> String.format("%02d", m)));
+        .map(m -> String.format(Locale.ROOT, "%02d", m)));
     Arbitrary<String> day = Arbitraries.oneOf(twoDigits, Arbitraries.of("28", "29", "30", "31"));
     Arbitrary<String> hour = Arbitraries.oneOf(twoDigits, Arbitraries.of("00", "23", "24"));
     Arbitrary<String> minuteOrSecond = Arbitraries.oneOf(twoDigits, Arbitraries.of("00", "59", "60"));
@@ -227,9 +228,13 @@ class StreamingReaderTest {
             timestamps.parse("2026-00-10T00:00:00Z"),
             timestamps.parse("2026-11-30T24:00:00Z"),
             timestamps.parse("2026-11-30T23:60:00Z"),
-            timestamps.parse("2026-11-30T23:59:60Z")))
+            timestamps.parse("2026-11-30T23:59:60Z"),
+            timestamps.parse("1900-02-29T00:00:00Z")))
         .containsOnlyNulls();
-    assertThat(timestamps.parse("2024-02-29T23:59:59.5Z")).isEqualTo(Instant.parse("2024-02-29T23:59:59.5Z"));
+    for (String real : List.of("2024-02-29T23:59:59.5Z", "2000-02-29T00:00:00Z", "0000-02-29T12:00:00Z",
+        "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z")) {
+      assertThat(timestamps.parse(real)).as(real).isEqualTo(Instant.parse(real));
+    }
   }
 
   @Test
