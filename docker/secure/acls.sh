@@ -1,14 +1,16 @@
 #!/bin/sh
-# Creates the fleet topics and the ACLs of each role as the admin (a super user), once the brokers are
-# up: the kvfleet services may not create topics themselves. The ACLs are FleetAcls's, the same the
-# embedded broker (kvfleet kafka --secure) grants; ComposeSecurityTest checks they agree.
+# Creates the fleet topics (with FleetTopics's settings) and the ACLs of each role as the admin (a
+# super user), once the brokers are up: the kvfleet services may not create topics themselves. The
+# ACLs are FleetAcls's, the same the embedded broker (kvfleet kafka --secure) grants;
+# ComposeSecurityTest checks that both agree.
 set -euf   # no globbing: a group named * stays *
 S=${SECRETS:-/secrets}
 B=${BOOTSTRAP:-kafka-1:9092,kafka-2:9092,kafka-3:9092}
 K=/opt/kafka/bin
 for topic in kvfleet.nodes kvfleet.transfers kvfleet.deadletter; do
   "$K/kafka-topics.sh" --bootstrap-server "$B" --command-config "$S/admin.properties" --create --if-not-exists \
-    --topic "$topic" --partitions 3 --replication-factor 3 --config min.insync.replicas=2
+    --topic "$topic" --partitions 3 --replication-factor 3 --config min.insync.replicas=2 \
+    --config retention.ms=-1 --config message.timestamp.type=LogAppendTime
 done
 # acl ROLE OPERATION topic|group NAME [prefixed]
 acl() {

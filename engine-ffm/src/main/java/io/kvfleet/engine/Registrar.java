@@ -177,12 +177,32 @@ final class Registrar {
    */
   private static final List<String> ENGINE_NAMES = List.of("kvfleet-grant-", "kvfleet-alloc-", "kvfleet-owner-");
 
+  /**
+   * The object {@code shm_open} opens for {@code name}: glibc drops every leading slash, so the check
+   * of engine names must look at the name without all of them ({@code //kvfleet-grant-...} is a grant
+   * too).
+   */
+  static String shmObject(String name) {
+    int from = 0;
+    while (from < name.length() && name.charAt(from) == '/') {
+      from++;
+    }
+    return name.substring(from);
+  }
+
   private static Location mapShared(RegionRequest request, RegionLocation.SharedMemory shm) {
-    String bare = shm.name().startsWith("/") ? shm.name().substring(1) : shm.name();
+    String bare = shmObject(shm.name());
     if (ENGINE_NAMES.stream().anyMatch(bare::startsWith)) {
       return new NotFound(Diagnosis.of(RegistrationFailure.NOT_AGENT_MEMORY, request.regionId()
           + ": shared memory " + shm.name() + " is an engine's own (a grant or allocation of an agent), not a"
           + " worker's; a worker hands over shared memory it made"));
+    }
+    // One spelling only, the one every backend reads (the host backend grants "/NAME"): what is
+    // checked above is then what shm_open opens and what each backend registers.
+    if (!shm.name().equals("/" + bare) || bare.isEmpty() || bare.indexOf('/') >= 0 || bare.indexOf('\0') >= 0) {
+      return new NotFound(Diagnosis.of(RegistrationFailure.INVALID_ADDRESS, request.regionId()
+          + ": " + shm.name() + " is not a shared-memory object's name: give it as /NAME, one '/' before one"
+          + " name and none inside it, no NUL (e.g. /kv-L0)"));
     }
     return switch (SharedMapping.open(shm.name())) {
       case SharedMapping.NotMapped notMapped -> new NotFound(notMapped.diagnosis());

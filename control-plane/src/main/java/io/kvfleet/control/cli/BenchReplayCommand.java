@@ -33,7 +33,7 @@ final class BenchReplayCommand implements Callable<Integer> {
     System.out.println("kvfleet bench replay: Kafka's and Vert.x's logs go to " + Kvfleet.logFile());
     Path dir = workDir != null ? workDir : Files.createTempDirectory("kvfleet-bench-replay-");
     try (var kafka = EmbeddedKafka.startInTempDir()) {
-      FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+      FleetTopics.ensureKeepingWritersStamps(kafka.bootstrapServers(), (short) 1);
       System.out.println("kvfleet bench replay: embedded single-node KRaft broker in this JVM at "
           + kafka.bootstrapServers() + "; work folder " + dir);
       ReplayBenchmark.run(kafka.bootstrapServers(), new ReplayBenchmark.Settings(events, dir, rounds, parts), System.out);

@@ -191,9 +191,9 @@ public final class ExportReader implements AutoCloseable {
       }
       switch (field) {
         case "topic" -> topic = string(p, token, field);
-        case "partition" -> partition = integer(p, token, field).getIntValue();
-        case "offset" -> offset = integer(p, token, field).getLongValue();
-        case "timestamp" -> timestamp = integer(p, token, field).getLongValue();
+        case "partition" -> partition = (int) within(integer(p, token, field), field, 0, Integer.MAX_VALUE);
+        case "offset" -> offset = within(integer(p, token, field), field, 0, Long.MAX_VALUE);
+        case "timestamp" -> timestamp = within(integer(p, token, field), field, -1, Long.MAX_VALUE);
         case "key" -> key = text(p, token, field);
         case "keyBase64" -> key = Base64.getDecoder().decode(string(p, token, field));
         case "headers" -> headers = headers(p, token);
@@ -203,7 +203,7 @@ public final class ExportReader implements AutoCloseable {
       }
     }
     if (topic == null || partition < 0 || offset < 0) {
-      throw new IOException("topic, partition or offset missing");
+      throw new IOException("no " + (topic == null ? "\"topic\"" : partition < 0 ? "\"partition\"" : "\"offset\""));
     }
     return new StoredRecord(topic, partition, offset, timestamp, key, headers, value);
   }
@@ -235,6 +235,17 @@ public final class ExportReader implements AutoCloseable {
       throw new IOException("\"" + field + "\" is " + token + ", not an integer");
     }
     return p;
+  }
+
+  /**
+   * The integer at {@code field}, which must be {@code min} to {@code max} (Jackson's own range error
+   * names no field; a timestamp of -1 is Kafka's "none").
+   */
+  private static long within(JsonParser p, String field, long min, long max) throws IOException {
+    if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER || p.getLongValue() < min || p.getLongValue() > max) {
+      throw new IOException("\"" + field + "\" is " + p.getText() + ", not " + min + " to " + max);
+    }
+    return p.getLongValue();
   }
 
   /**

@@ -13,13 +13,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The fault suite as CI runs it: each scenario against a fleet of real processes under load, with
- * short leases so the waits stay short: five broker restarts (alone and of three) and five
+ * short leases so the waits stay short: three broker restarts (alone and of three) and three
  * coordinator restarts (alone and in a group), two of each agent fault and two poison rounds
  * ({@link Scenario#suiteRounds}; {@code -Dkvfleet.chaos.rounds} sets one count for all and {@code
- * -Dkvfleet.chaos.rate} the load; {@code kvfleet chaos} runs the soak of RELIABILITY.md). Each must
- * keep every promise. It runs alone, after the other integration tests (its tag; the control
- * plane's pom): beside them, the machine's load widened the window of a pause inside a page copy
- * (RELIABILITY.md, "A pause inside a page copy").
+ * -Dkvfleet.chaos.rate} the load; {@code kvfleet chaos} runs five of each, and the soak of
+ * RELIABILITY.md more). Each must keep every promise. It runs alone, after the other integration
+ * tests (its tag; the control plane's pom): beside them, the machine's load widened the window of a
+ * pause inside a page copy (RELIABILITY.md, "A pause inside a page copy").
  */
 @Tag("fault-suite")
 class FaultSuiteIT {

@@ -47,6 +47,18 @@ class ComposeSecurityTest {
     assertThat(script).containsExactlyInAnyOrderElementsOf(FleetAcls.all());
   }
 
+  /** The script made the topics with min.insync.replicas only: kept seven days, stamped by their writers. */
+  @Test
+  void theScriptMakesTheTopicsWithTheFleetTopicsSettings() throws Exception {
+    String script = Files.readString(DOCKER.resolve("secure/acls.sh"));
+    var config = Pattern.compile("--config ([\\w.]+)=(\\S+)").matcher(script);
+    var settings = new java.util.HashMap<String, String>();
+    while (config.find()) {
+      settings.put(config.group(1), config.group(2));
+    }
+    assertThat(settings).isEqualTo(FleetTopics.config((short) 3));
+  }
+
   @Test
   void everyKvfleetServiceTalksToKafkaWithItsRolesClientProperties() throws Exception {
     JsonNode services = new ObjectMapper(new YAMLFactory()).readTree(DOCKER.resolve("compose.yaml").toFile())

@@ -42,6 +42,22 @@ class ExportLineShapeAttackTest {
     assertThatThrownBy(() -> read(line)).isInstanceOf(IOException.class).hasMessageContaining(reason);
   }
 
+  /** A partition or offset out of range, or missing, is refused naming the field (Jackson's range error did not). */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "\"partition\":4294967296,\"offset\":7|\"partition\" is 4294967296, not 0 to 2147483647",
+      "\"partition\":-1,\"offset\":7|\"partition\" is -1, not 0 to 2147483647",
+      "\"partition\":0,\"offset\":-5|\"offset\" is -5, not 0 to 9223372036854775807",
+      "\"partition\":0,\"offset\":99999999999999999999|\"offset\" is 99999999999999999999, not 0 to",
+      "\"partition\":0,\"offset\":7,\"timestamp\":99999999999999999999|\"timestamp\" is 99999999999999999999, not -1 to",
+      "\"partition\":0|no \"offset\"",
+      "\"offset\":7|no \"partition\""})
+  void aPartitionOrOffsetOutOfRangeIsRefusedNamingIt(String fields, String reason) {
+    String line = "{\"topic\":\"kvfleet.transfers\"," + fields + ",\"timestamp\":5," + VALUE + "}";
+
+    assertThatThrownBy(() -> read(line)).isInstanceOf(IOException.class).hasMessageContaining(reason);
+  }
+
   @Test
   void aTopicThatHidesAValueIsRefused() {
     String line = "{\"topic\":{\"value\":\"forged\"},\"partition\":0,\"offset\":7,\"timestamp\":5," + VALUE + "}";

@@ -55,7 +55,7 @@ class ReplayPathsIT {
   @BeforeAll
   static void produceAMixedLogOverEveryPartition() throws Exception {
     kafka = EmbeddedKafka.startInTempDir();
-    FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+    FleetTopics.ensureKeepingWritersStamps(kafka.bootstrapServers(), (short) 1);
     var key = FleetKey.generate("router-0");
     // An hour ago: a fixed date would fall out of the broker's seven-day retention a week on.
     List<Envelope> fleet = SyntheticFleet.generate(3_000, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3_600));
@@ -116,6 +116,13 @@ class ReplayPathsIT {
     assertThat(result.malformed()).isEqualTo(POISON);
     assertThat(result.records()).isEqualTo(events + POISON);
     return StateHash.of(result.state());
+  }
+
+  /** This log's stamps are its writers' (a synthetic history); a fleet's topics are told apart, and warned of. */
+  @Test
+  void topicsMadeForASyntheticLogKeepTheirWritersStamps() {
+    assertThat(FleetTopics.writersStamped(kafka.bootstrapServers()))
+        .containsExactly(Topics.DEADLETTER, Topics.NODES, Topics.TRANSFERS);
   }
 
   @Test

@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Red team (att). docs/SECURITY.md, Memory: the agent registers "a shm: object it mapped itself" and a host grant
@@ -32,9 +33,9 @@ class ForeignShmRegistrationAttackTest {
 
   @BeforeEach
   void twoAgents() {
-    EngineConfig config = EngineConfig.defaults().withBackends("host");
-    victim = Engine.open(config.withName("victim"));
-    attacker = Engine.open(config.withName("attacker"));
+    victim = Engine.open(EngineConfig.defaults().withBackends("host").withName("victim"));
+    // UCX as well, as an agent has it by default where UCX is installed: it maps a shm: handle itself.
+    attacker = Engine.open(EngineConfig.defaults().withBackends("host", "ucx").withName("attacker"));
   }
 
   @AfterEach
@@ -43,27 +44,52 @@ class ForeignShmRegistrationAttackTest {
     victim.close();
   }
 
-  @Test
-  void anotherAgentsGrantNamedAsAShmHandleIsNotRegistered() {
+  /**
+   * glibc's {@code shm_open} drops every leading slash, so {@code //kvfleet-grant-...} opens the grant
+   * too: the check once dropped one slash only, and UCX registered the victim's memory (docs/SECURITY.md,
+   * "What the agent API guarantees").
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"/", "//", "///", ""})
+  void anotherAgentsGrantNamedAsAShmHandleIsNotRegistered(String slashes) {
     HostMemory secret = victim.allocate("tenant-a-kv", LENGTH);
     secret.segment().fill((byte) 0x5A);
     Registration victims = victim.register(RegionRequest.of(secret)).registration("host").orElseThrow();
     String published = HostKey.decode(victims.remoteKey().packed()).grant(); // in the victim's region.registered
 
-    RegistrationOutcome outcome = attacker.register(RegionRequest.sharedMemory("stolen", "/" + published, 0, LENGTH))
-        .outcome("host").orElseThrow();
-    if (outcome instanceof RegistrationOutcome.Registered r) {
-      Registration stolen = r.registration();
-      victim.deregister(victims); // the owner takes it back: its grant is unlinked
-      MemorySegment seen = MemorySegment.ofAddress(stolen.address()).reinterpret(LENGTH);
-      byte first = seen.get(ValueLayout.JAVA_BYTE, 0);
-      seen.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x00); // and writes into the victim's memory
-      assertThat(outcome).as("the victim's KV memory (first byte 0x%02x, now overwritten: victim sees 0x%02x),"
-          + " registered by another agent through a shm: handle", first,
-          secret.segment().get(ValueLayout.JAVA_BYTE, 0)).isNotInstanceOf(RegistrationOutcome.Registered.class);
+    var outcomes = attacker.register(RegionRequest.sharedMemory("stolen", slashes + published, 0, LENGTH)).outcomes();
+    for (RegistrationOutcome outcome : outcomes) {
+      if (outcome instanceof RegistrationOutcome.Registered r) {
+        Registration stolen = r.registration();
+        MemorySegment seen = MemorySegment.ofAddress(stolen.address()).reinterpret(LENGTH);
+        byte first = seen.get(ValueLayout.JAVA_BYTE, 0);
+        seen.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x00); // and writes into the victim's memory
+        assertThat(outcome).as("the victim's KV memory (first byte 0x%02x, now overwritten: victim sees 0x%02x),"
+            + " registered by another agent's %s backend through the handle shm:%s", first,
+            secret.segment().get(ValueLayout.JAVA_BYTE, 0), r.backend(), slashes + published)
+            .isNotInstanceOf(RegistrationOutcome.Registered.class);
+      }
     }
-    assertThat(outcome).isInstanceOfSatisfying(RegistrationOutcome.Failed.class, failed ->
-        assertThat(failed.diagnosis().reason()).isEqualTo(io.kvfleet.engine.RegistrationFailure.NOT_AGENT_MEMORY));
+    assertThat(outcomes).anySatisfy(outcome -> assertThat(outcome).isInstanceOfSatisfying(
+        RegistrationOutcome.Failed.class, failed -> assertThat(failed.diagnosis().reason())
+            .isEqualTo(io.kvfleet.engine.RegistrationFailure.NOT_AGENT_MEMORY)));
+    victim.deregister(victims); // the owner takes it back: its grant is unlinked
     assertThat(secret.segment().get(ValueLayout.JAVA_BYTE, 0)).as("the victim's memory").isEqualTo((byte) 0x5A);
+  }
+
+  /**
+   * A name {@code shm_open} would refuse or read another way, or that the host backend would read
+   * another way than UCX, is refused with the reason before it is opened.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"/", "///", "/a/b", "/kv\0x", "//kv-L0", "kv-L0"})
+  void aNameThatIsNotOneObjectsIsRefused(String name) {
+    var outcomes = attacker.register(RegionRequest.sharedMemory("odd", name, 0, LENGTH)).outcomes();
+    assertThat(outcomes).noneMatch(RegistrationOutcome.Registered.class::isInstance);
+    assertThat(outcomes).anySatisfy(outcome -> assertThat(outcome).isInstanceOfSatisfying(
+        RegistrationOutcome.Failed.class, failed -> {
+          assertThat(failed.diagnosis().reason()).isEqualTo(io.kvfleet.engine.RegistrationFailure.INVALID_ADDRESS);
+          assertThat(failed.diagnosis().detail()).contains("is not a shared-memory object's name");
+        }));
   }
 }

@@ -9,6 +9,7 @@ import io.kvfleet.events.state.FleetState;
 import io.kvfleet.events.state.SequenceGap;
 import io.kvfleet.events.state.TransferView;
 import io.kvfleet.events.state.Violation;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -24,10 +25,13 @@ import java.util.Map;
 final class Anomalies implements ReplayObserver {
   /** At most this many anomalies of each kind are listed; all are counted. */
   static final int EXAMPLES_PER_KIND = 1_000;
+  /** How far a record's stamp may fall behind one ahead of it in its partition before it is an anomaly. */
+  static final Duration STAMP_TOLERANCE = Duration.ofSeconds(1);
 
   private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
   private final List<Anomaly> listed = new ArrayList<>();
   private final Map<ProducerInPartition, LastSequence> lastSequenceInPartition = new HashMap<>();
+  private final Map<String, Map<Integer, LatestStamp>> latestStamps = new HashMap<>();
   private long violationsBefore;
   private long lateBefore;
 
@@ -86,6 +90,50 @@ final class Anomalies implements ReplayObserver {
       add(new Anomaly(AnomalyKind.UNTERMINATED_TRANSFER, null, t.requestedAt(), t.transferId(), "transfer "
           + t.transferId() + " " + t.status() + " since " + t.requestedAt() + ", never ended"
           + (overdue ? "; its deadline " + Instant.ofEpochMilli(t.request().deadlineMillis()) + " passed" : "")));
+    }
+  }
+
+  /**
+   * Every record, folded or not: is it stamped more than {@link #STAMP_TOLERANCE} before a record
+   * ahead of it in its partition? Said once per record ahead. Less is the usual jitter of writers'
+   * stamps: several producers share a partition, and each stamps a record when it hands it over.
+   */
+  @Override
+  public void record(LogRecord record) {
+    var position = record.position();
+    long stamp = record.timestamp().toEpochMilli();
+    Map<Integer, LatestStamp> partitions = latestStamps.get(position.topic());
+    if (partitions == null) {
+      partitions = new HashMap<>();
+      latestStamps.put(position.topic(), partitions);
+    }
+    LatestStamp latest = partitions.get(position.partition());
+    if (latest == null) {
+      partitions.put(position.partition(), new LatestStamp(stamp, position.offset()));
+    } else if (stamp >= latest.stamp) {
+      latest.stamp = stamp;
+      latest.offset = position.offset();
+      latest.reported = false;
+    } else if (!latest.reported && latest.stamp - stamp > STAMP_TOLERANCE.toMillis()) {
+      latest.reported = true;
+      var ahead = new LogPosition(position.topic(), position.partition(), latest.offset);
+      add(AnomalyKind.TIMESTAMP_REGRESSION, record, record.key(), position + " is stamped " + record.timestamp()
+          + ", " + Duration.ofMillis(latest.stamp - stamp) + " before " + ahead + " ahead of it, stamped "
+          + Instant.ofEpochMilli(latest.stamp) + ": a writer's or the broker's clock, or a stamp, is off; the records"
+          + " stamped before " + ahead + " behind it were folded after it, and a replay until a time between the"
+          + " two stops before them");
+    }
+  }
+
+  /** The latest stamp so far in one partition, its record's offset, and whether a record behind it was reported. */
+  private static final class LatestStamp {
+    long stamp;
+    long offset;
+    boolean reported;
+
+    LatestStamp(long stamp, long offset) {
+      this.stamp = stamp;
+      this.offset = offset;
     }
   }
 

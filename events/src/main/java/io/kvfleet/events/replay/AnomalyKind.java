@@ -8,6 +8,14 @@ public enum AnomalyKind {
   DUPLICATE,
   /** Within one partition, a producer's sequence number went down without being a redelivery. */
   SEQUENCE_REGRESSION,
+  /**
+   * Within one partition, a record is stamped more than a second before one ahead of it: a writer's
+   * clock, or its stamp, is off (topics that keep their writers' stamps; kvfleet's own are stamped by
+   * the broker, whose clock can step back too). Replay orders and cuts by stamps, so the records
+   * behind the later stamp were folded after it, and a replay until a time between the two stops
+   * before them.
+   */
+  TIMESTAMP_REGRESSION,
   /** A transfer was requested and never ended (no completion, failure, rejection or time-out). */
   UNTERMINATED_TRANSFER,
   /** An event from, or about, an incarnation older than its node's current one. */

@@ -25,7 +25,12 @@ public record LogPosition(String topic, int partition, long offset) {
       throw new IllegalArgumentException(
           "'" + text + "' is not a log position: write topic-partition@offset, e.g. kvfleet.nodes-1@42");
     }
-    return new LogPosition(m.group(1), Integer.parseInt(m.group(2)), Long.parseLong(m.group(3)));
+    try {
+      return new LogPosition(m.group(1), Integer.parseInt(m.group(2)), Long.parseLong(m.group(3)));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' names a partition past " + Integer.MAX_VALUE
+          + " or an offset past " + Long.MAX_VALUE + ": write topic-partition@offset, e.g. kvfleet.nodes-1@42");
+    }
   }
 
   /** The partition's name, {@code topic-partition}, as positions and offsets maps use it. */

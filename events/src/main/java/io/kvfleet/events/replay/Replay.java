@@ -74,6 +74,9 @@ public final class Replay {
     records++;
     last = record.timestamp();
     lastPosition = record.position();
+    for (ReplayObserver o : observers) {
+      o.record(record);
+    }
     switch (record.value()) {
       case Decoded.Event e when refusal(e) instanceof Verdict.Refused why -> {
         refused++;

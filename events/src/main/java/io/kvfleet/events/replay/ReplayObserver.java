@@ -10,6 +10,9 @@ import io.kvfleet.events.state.FleetState;
  * the state; the replay's thread calls it.
  */
 public interface ReplayObserver {
+  /** {@code record} is next in replay order, whatever it holds (before any of the calls below). */
+  default void record(LogRecord record) {}
+
   /** {@code envelope}, read from {@code record}, is about to be folded into {@code state}. */
   default void before(LogRecord record, Envelope envelope, FleetState state) {}
 

@@ -75,7 +75,13 @@ public sealed interface Until {
   static Until parse(String text) {
     String value = requireNonNull(text, "text must not be null").strip();
     if (value.matches("\\d+")) {
-      return new AfterCount(Long.parseLong(value));
+      try {
+        return new AfterCount(Long.parseLong(value));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + text + "' is more records than a log holds (a record count is at"
+            + " most " + Long.MAX_VALUE + "); give a time (2025-06-01T10:42:07Z), a log position"
+            + " (kvfleet.nodes-1@42) or a record count (1500)");
+      }
     }
     if (value.contains("@")) {
       return new AtRecord(LogPosition.parse(value));

@@ -12,6 +12,8 @@ import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.codec.EventCodec;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class AnomaliesTest {
@@ -46,6 +48,36 @@ class AnomaliesTest {
     assertThat(report.count(AnomalyKind.DUPLICATE)).isEqualTo(1);
     assertThat(report.of(AnomalyKind.SEQUENCE_REGRESSION)).singleElement()
         .satisfies(a -> assertThat(a.message()).contains("wrote sequence 2 after 3"));
+  }
+
+  /**
+   * One record stamped 50 minutes ahead in d0's partition: replay takes the partition in offset order
+   * behind it, so what d0 wrote next is folded after it. Said once, naming the record ahead.
+   */
+  @Test
+  void findsARecordStampedBeforeOneAheadOfItInItsPartition() {
+    int partition = Script.partition("d0");
+    var script = new Script().node("d0", 1, joined("d0", 1))
+        .at("11:30:00").record(Topics.NODES, partition, "junk",
+            new EventCodec().decode("not an event".getBytes(StandardCharsets.UTF_8)))
+        .at("10:40:01").envelope(beat("d0", 1, 2, "d0", 1))
+        .at("10:40:02").envelope(beat("d0", 1, 3, "d0", 1))
+        .at("11:30:01").envelope(beat("d0", 1, 4, "d0", 1));
+
+    var report = anomalies(script);
+
+    assertThat(report.of(AnomalyKind.TIMESTAMP_REGRESSION)).singleElement().satisfies(a -> {
+      assertThat(a.position()).isEqualTo(new LogPosition(Topics.NODES, partition, 2));
+      assertThat(a.message()).startsWith(Topics.NODES + "-" + partition + "@2 is stamped 2025-06-01T10:40:01Z, PT49M59S"
+          + " before " + Topics.NODES + "-" + partition + "@1 ahead of it, stamped 2025-06-01T11:30:00Z");
+    });
+    assertThat(anomalies(new Script().node("d0", 1, joined("d0", 1)).at("10:40:01")
+        .envelope(beat("d0", 1, 2, "d0", 1)).at("10:40:00.001").envelope(beat("d0", 1, 3, "d0", 1)))
+        .count(AnomalyKind.TIMESTAMP_REGRESSION)).as("a second back: writers' jitter, not an anomaly").isZero();
+    assertThat(Script.partition("p1")).isNotEqualTo(partition);
+    assertThat(anomalies(new Script().node("d0", 1, joined("d0", 1)).envelope(beat("d0", 1, 2, "d0", 1))
+        .at("10:39:00").node("p1", 1, joined("p1", 1))).count(AnomalyKind.TIMESTAMP_REGRESSION))
+        .as("stamps that go back across partitions, not within one").isZero();
   }
 
   @Test

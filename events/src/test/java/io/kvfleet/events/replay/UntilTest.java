@@ -21,6 +21,10 @@ class UntilTest {
   @Test
   void saysWhatItReadsWhenGivenSomethingElse() {
     assertThatThrownBy(() -> Until.parse("yesterday")).hasMessageContaining("is not a time");
+    assertThatThrownBy(() -> Until.parse("99999999999999999999")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is more records than a log holds").hasMessageContaining("a record count (1500)");
+    assertThatThrownBy(() -> Until.parse("kvfleet.nodes-1@99999999999999999999"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("an offset past 9223372036854775807");
   }
 
   @Test

@@ -83,7 +83,7 @@ class ReplayBenchmarkProduceIT {
       }
     }
     if (config.isEmpty()) {
-      FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+      FleetTopics.ensureKeepingWritersStamps(kafka.bootstrapServers(), (short) 1);
       return;
     }
     // Made with the setting, not altered after: a change takes a moment to reach the broker.
