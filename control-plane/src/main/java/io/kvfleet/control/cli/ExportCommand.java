@@ -77,6 +77,7 @@ final class ExportCommand implements Callable<Integer> {
       if (keepEnded != null && snapshotsEvery <= 0) {
         throw new IllegalArgumentException("--keep-ended is the window of the snapshots: give --snapshots-every too");
       }
+      WritersStamps.note("export", bootstrapServers, System.err);
       var summary = Exporter.export(options, output, Clock.systemUTC(), !json);
       if (snapshotsEvery > 0) {
         var window = keepEnded == null ? java.time.Duration.ofMinutes(10) : keepEnded;

@@ -97,6 +97,9 @@ final class ReplayCommand implements Callable<Integer> {
           : json ? e -> lines.add(TimelineLine.of(e)) : e -> System.out.println(TimelineLine.text(e));
       var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until)).timeline(sink)
           .verifying(trust.verifier("replay"));
+      if (from.bootstrapServers != null && options.until() instanceof Until.AtTime) {
+        WritersStamps.note("replay", from.bootstrapServers, System.err);
+      }
       FleetState start = keepEnded == null ? new FleetState() : FleetState.keepingEnded(keepEnded);
       Map<String, Long> skip = Map.of();
       String started = "";

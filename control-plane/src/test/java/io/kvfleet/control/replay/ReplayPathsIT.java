@@ -123,6 +123,10 @@ class ReplayPathsIT {
   void topicsMadeForASyntheticLogKeepTheirWritersStamps() {
     assertThat(FleetTopics.writersStamped(kafka.bootstrapServers()))
         .containsExactly(Topics.DEADLETTER, Topics.NODES, Topics.TRANSFERS);
+    var run = Cli.run("replay", "--bootstrap-servers", kafka.bootstrapServers(), "--until", "2025-06-01T00:00:00Z");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).contains("kvfleet replay: note: kvfleet.deadletter, kvfleet.nodes, kvfleet.transfers keep"
+        + " their writers' record stamps");
   }
 
   @Test

@@ -70,6 +70,7 @@ class WritersStampsIT {
     String until = written.plusSeconds(10).toString();
     var atT = Cli.run("replay", "--bootstrap-servers", kafka.bootstrapServers(), "--until", until);
     assertThat(atT.exitCode()).as(atT.err()).isZero();
+    assertThat(atT.err()).doesNotContain("note:");
     assertThat(atT.out()).as("the state at %s, after both joins", until).contains("prefill-0").contains("decode-0");
 
     assertThat(FleetTopics.writersStamped(kafka.bootstrapServers())).isEmpty();
