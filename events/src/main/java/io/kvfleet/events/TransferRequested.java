@@ -45,6 +45,14 @@ public record TransferRequested(
     recomputed = List.copyOf(requireNonNull(recomputed, "recomputed must not be null"));
     Checks.positiveEpoch(sourceEpoch);
     Checks.positiveEpoch(destinationEpoch);
+    long total = 0;
+    for (ByteRange range : ranges) {
+      if (range.length() > Long.MAX_VALUE - total) {
+        // totalBytes() wrapped: a short completion could then match what was asked
+        throw new IllegalArgumentException("its ranges add up to more than " + Long.MAX_VALUE + " bytes");
+      }
+      total += range.length();
+    }
   }
 
   /** The single-region form (schema version 1). */

@@ -5,10 +5,14 @@ import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferTimedOut;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,7 +39,10 @@ final class FleetEndings {
   static final int KEPT = 65_536;
   /** Later requests remembered per ending: a router that resends an id more often is refused past them. */
   static final int LATER_REQUESTS = 16;
-  /** The longest transfer id or producer an ending is kept for or named with (a record may say anything). */
+  /**
+   * The longest transfer id, request record id or producer kept as it is (a record may say anything):
+   * a longer id is kept as its SHA-256, a longer producer cut.
+   */
   static final int LONGEST = 256;
   private static final Pattern REASON = Pattern.compile("[A-Z_]{1,40}");
 
@@ -70,10 +77,10 @@ final class FleetEndings {
       case TransferRejected r -> "transfer.rejected " + reason(r.reason());
       default -> null;
     };
-    String id = event.subject();
+    String id = key(event.subject());
     var held = ended.get(id);
-    if (what == null || id.length() > LONGEST || (held != null && held.laterRequests().isEmpty())) {
-      return; // an id that long is no transfer a router asked for; the first ending of a life stands
+    if (what == null || (held != null && held.laterRequests().isEmpty())) {
+      return; // the first ending of a life stands
     }
     if (held != null) {
       readOrder.removeFirstOccurrence(id); // a later life of the id ended too: it ends every life read so far
@@ -89,12 +96,12 @@ final class FleetEndings {
    * the ended request's own record written again, nor a router's retry of it, which name it).
    */
   void requested(String transferId, String requestEventId, Instant at) {
-    ended.computeIfPresent(transferId, (id, held) -> {
+    ended.computeIfPresent(key(transferId), (id, held) -> {
       if (held.laterRequests().size() >= LATER_REQUESTS || !at.isAfter(held.endedAt())) {
         return held;
       }
       var later = new HashSet<>(held.laterRequests());
-      later.add(cut(requestEventId));
+      later.add(key(requestEventId));
       return new Ended(held.what(), held.endedAt(), held.readAt(), Set.copyOf(later));
     });
   }
@@ -107,8 +114,8 @@ final class FleetEndings {
     if (ended.isEmpty()) {
       return Optional.empty(); // asked before every page and poll: nothing held, nothing more to look at
     }
-    var held = ended.get(transferId);
-    return held == null || old(held, nanos.getAsLong()) || held.laterRequests().contains(requestEventId)
+    var held = ended.get(key(transferId));
+    return held == null || old(held, nanos.getAsLong()) || held.laterRequests().contains(key(requestEventId))
         ? Optional.empty() : Optional.of(held.what());
   }
 
@@ -131,6 +138,22 @@ final class FleetEndings {
 
   private static String reason(String reason) {
     return REASON.matcher(reason).matches() ? reason : "(no reason code)";
+  }
+
+  /**
+   * How an id is held: as it is, or past {@link #LONGEST} characters as its SHA-256 (dropping such an
+   * ending let a transfer with a long id run on after the fleet had failed it, RELIABILITY.md).
+   */
+  static String key(String id) {
+    if (id.length() <= LONGEST) {
+      return id;
+    }
+    try {
+      return "sha-256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(id.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   private static String cut(String text) {

@@ -1,6 +1,7 @@
 package io.kvfleet.control.agent;
 
 import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSkipped;
 import io.kvfleet.events.RegionSpec;
@@ -40,7 +41,8 @@ public enum RegistrationPolicy {
         .collect(Collectors.joining(", "));
     String what = unregistered.size() + " of " + component.regions().size() + " " + component.name()
         + " entries (" + component.memoryType() + ") not registered [" + reasons + "]";
-    return Optional.of(new RegistrationDecision(nodeId, epoch, component.name(), name(), what + "; " + consequence()));
+    return Optional.of(new RegistrationDecision(nodeId, epoch, component.name(), name(),
+        what + "; " + consequence(component)));
   }
 
   /**
@@ -59,7 +61,11 @@ public enum RegistrationPolicy {
     return this == FAIL_NODE;
   }
 
-  private String consequence() {
+  private String consequence(Component component) {
+    if (this == FALLBACK_STAGED && component.memoryType() != MemoryType.VRAM) {
+      return "the node keeps serving; these " + component.memoryType() + " entries are not staged (the staged path"
+          + " copies device memory only), so their transfers will be rejected";
+    }
     return switch (this) {
       case FAIL_NODE -> "the node stops";
       case FALLBACK_STAGED -> "the node keeps serving; these entries are offered through the staged path"

@@ -52,7 +52,8 @@ public final class Kvfleet implements Runnable {
           // Also when it comes wrapped, e.g. by a future that failed with it.
           for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof KvfleetException) {
-              commandLine.getErr().println("kvfleet " + commandLine.getCommandName() + ": " + t.getMessage());
+              // "kvfleet keys new", not "kvfleet new"
+              commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + t.getMessage());
               return 2; // a situation the user can act on: the message says what, no stack trace
             }
           }

@@ -3,6 +3,7 @@ package io.kvfleet.control.cli;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.ReplayJson;
 import io.kvfleet.control.coordinator.SnapshotStore;
+import io.kvfleet.control.replay.ExportReader;
 import io.kvfleet.control.replay.ExportSnapshots;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.control.replay.ReplayText;
@@ -18,10 +19,12 @@ import io.kvfleet.events.replay.TimelineEntry;
 import io.kvfleet.events.replay.Until;
 import io.kvfleet.events.snapshot.InvalidSnapshotException;
 import io.kvfleet.events.state.FleetState;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine.ArgGroup;
@@ -76,6 +79,18 @@ final class ReplayCommand implements Callable<Integer> {
   record Output(String source, long records, long malformed, boolean stoppedEarly, StateReport state,
       AnomalyReport anomalies, List<TimelineLine> timeline) {}
 
+  /** What the export given by {@code --file} left out, when it is not the whole log. */
+  private Optional<String> filterOfExport() {
+    if (from.file == null) {
+      return Optional.empty();
+    }
+    try (var reader = ExportReader.open(from.file)) {
+      return Optional.of(reader.header().filter()).filter(f -> !f.equals("none"));
+    } catch (IOException e) {
+      return Optional.empty(); // the replay itself has read it, and says what was wrong
+    }
+  }
+
   @Override
   public Integer call() {
     if (from.bootstrapServers != null) {
@@ -113,7 +128,7 @@ final class ReplayCommand implements Callable<Integer> {
       io.kvfleet.events.replay.ReplayResult result;
       long before = 0;
       if (usesExportSnapshots()) {
-        var travel = TimeTravel.replay(from.file, options, java.util.Optional.ofNullable(keepEnded), true);
+        var travel = TimeTravel.replay(from.file, options, Optional.ofNullable(keepEnded), true);
         result = travel.replay();
         before = travel.start().recordsBefore();
         started = travelled(travel.start());
@@ -132,6 +147,8 @@ final class ReplayCommand implements Callable<Integer> {
           System.out.println();
         }
         System.out.print(started);
+        filterOfExport().ifPresent(filter -> System.out.println("This export holds only part of the log (" + filter
+            + "): the state is of those records, and sequence gaps or violations below may be records it left out."));
         System.out.printf("Replayed %,d records (%,d malformed) from %s%s%n", before + result.records(), result.malformed(),
             from.source().describe(), result.stoppedEarly() ? ", stopped at " + result.lastPosition()
                 .map(LogPosition::toString).orElse("the start") + " (--until " + until + ")" : "");

@@ -125,8 +125,9 @@ final class TransferDecider {
     for (ByteRange r : request.ranges()) {
       if (!r.fitsIn(src.spec().length(), dst.spec().length())) {
         return Optional.of(new Problem(OUT_OF_BOUNDS, "range " + r.sourceOffset() + "+" + r.length()
-            + " -> " + r.destinationOffset() + "+" + r.length() + " exceeds source length "
-            + src.spec().length() + " or destination length " + dst.spec().length()));
+            + " -> " + r.destinationOffset() + "+" + r.length() + " exceeds "
+            + (r.sourceFitsIn(src.spec().length()) ? "the destination's length " + dst.spec().length()
+                : "the source's length " + src.spec().length())));
       }
     }
     return Optional.empty();

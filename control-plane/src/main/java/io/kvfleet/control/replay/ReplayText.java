@@ -51,8 +51,9 @@ public final class ReplayText {
           s.counts().lateOutcomes());
     }
     for (var t : s.inFlight()) {
-      out.printf("  in flight: %-16s %-10s %s -> %s, %,d B, requested %s, deadline %s%n", t.transferId(), t.status(),
-          t.source(), t.destination(), t.bytes(), t.requestedAt(), t.deadline());
+      out.printf("  in flight: %-16s %-10s %s -> %s, %s, requested %s, deadline %s%n", t.transferId(), t.status(),
+          t.source(), t.destination(), t.parts().isEmpty() ? String.format("%,d B", t.bytes())
+              : "parts " + String.join(", ", t.parts()), t.requestedAt(), t.deadline());
     }
   }
 

@@ -32,6 +32,25 @@ class FleetEndingsTest {
     assertThat(endings.any()).as("nothing held: requests are skipped again").isFalse();
   }
 
+  /**
+   * An ending of an id past {@link FleetEndings#LONGEST} characters was dropped, so such a transfer
+   * sent every page after the fleet failed it; and a later life's request id was kept cut, so its
+   * orders stayed refused. Both are kept whole now, as a hash.
+   */
+  @Test
+  void anEndingOfALongIdHoldsAndALaterLifeOfItRuns() {
+    String id = "t-" + "x".repeat(FleetEndings.LONGEST);
+    String laterRequest = "r-later-" + "y".repeat(FleetEndings.LONGEST);
+    endings.read(new TransferFailed(id, "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0", T0);
+
+    assertThat(endings.of(id, "r-first")).contains("transfer.failed PEER_LOST by coordinator-0");
+    assertThat(endings.of(id.substring(0, FleetEndings.LONGEST), "r-first")).as("another id").isEmpty();
+
+    endings.requested(id, laterRequest, T0.plusSeconds(1));
+    assertThat(endings.of(id, laterRequest)).isEmpty();
+    assertThat(endings.of(id, laterRequest.substring(0, FleetEndings.LONGEST))).isPresent();
+  }
+
   @Test
   void theEndingOfALaterLifeOfTheIdEndsThatLifeToo() {
     endings.read(new TransferFailed("t-1", "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "coordinator-0", T0);
@@ -69,6 +88,7 @@ class FleetEndingsTest {
 
     assertThat(endings.of("t-1", "")).hasValueSatisfying(what -> assertThat(what)
         .startsWith("transfer.failed (no reason code) by ccc").hasSizeLessThan(400));
-    assertThat(endings.of("t".repeat(1 << 20), "")).as("no transfer id a router asks for").isEmpty();
+    assertThat(endings.of("t".repeat(1 << 20), "")).as("held, under its hash").isPresent();
+    assertThat(FleetEndings.key("t".repeat(1 << 20))).hasSizeLessThan(80);
   }
 }

@@ -55,6 +55,15 @@ class RegistrationPolicyTest {
     assertThat(RegistrationPolicy.FALLBACK_STAGED.stopsNode()).isFalse();
   }
 
+  /** Host entries are never staged: the decision promised a 'staged' outcome that never came (a new user's run). */
+  @Test
+  void fallbackStagedSaysHostEntriesAreNotStaged() {
+    var kv = new Component("kv2", RegionKind.KV, MemoryType.DRAM, -1, List.of(0x1000L), List.of(4096L), List.of(512L));
+    var decision = RegistrationPolicy.FALLBACK_STAGED.decide("prefill-0", 3, kv,
+        List.of(failed(kv.regions().get(0), "ucx", "INVALID_ADDRESS"))).orElseThrow();
+    assertThat(decision.outcome()).contains("DRAM entries are not staged").doesNotContain("'staged' outcome");
+  }
+
   @Test
   void failNodeStopsTheNodeAndSaysSo() {
     var regions = STATE.regions();

@@ -107,8 +107,13 @@ class TransferDeciderTest {
   }
 
   @Test
-  void rejectsOutOfBoundsRange() {
-    assertRejected(twoLiveNodes().decide(request("t1", 3, 4, range(0, 64 * PAGE, PAGE))), ReasonCodes.OUT_OF_BOUNDS);
+  void rejectsOutOfBoundsRangeNamingTheSideItDoesNotFit() {
+    var pastDestination = twoLiveNodes().decide(request("t1", 3, 4, range(0, 64 * PAGE, PAGE)));
+    var pastSource = twoLiveNodes().decide(request("t2", 3, 4, range(64 * PAGE, 0, PAGE)));
+    assertRejected(pastDestination, ReasonCodes.OUT_OF_BOUNDS);
+    assertRejected(pastSource, ReasonCodes.OUT_OF_BOUNDS);
+    assertThat(((Decision.Reject) pastDestination).event().detail()).contains("exceeds the destination's length");
+    assertThat(((Decision.Reject) pastSource).event().detail()).contains("exceeds the source's length");
   }
 
   @Test

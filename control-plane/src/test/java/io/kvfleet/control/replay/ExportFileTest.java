@@ -25,8 +25,12 @@ class ExportFileTest {
   @TempDir Path dir;
 
   private static ExportHeader header() {
+    return header("none");
+  }
+
+  private static ExportHeader header(String filter) {
     return new ExportHeader(ExportHeader.FORMAT, ExportHeader.VERSION, Instant.parse("2025-06-01T12:00:00Z"),
-        "127.0.0.1:9092", Topics.ALL, ExportHeader.ORDER, "none", new java.util.TreeMap<>(Map.of("kvfleet.nodes-0", 0L)),
+        "127.0.0.1:9092", Topics.ALL, ExportHeader.ORDER, filter, new java.util.TreeMap<>(Map.of("kvfleet.nodes-0", 0L)),
         new java.util.TreeMap<>(Map.of("kvfleet.nodes-0", 5L)));
   }
 
@@ -317,6 +321,25 @@ class ExportFileTest {
 
     assertThat(java.nio.file.Files.readString(file)).as("the older export is kept").isEqualTo("an older export");
     assertThat(dir.resolve("cut.jsonl.zst.partial")).doesNotExist();
+  }
+
+  /** A part of the log (export --node, --since...) replayed as if whole showed its gaps as anomalies, unexplained (a new user's run). */
+  @Test
+  void replayOfAFilteredExportSaysItIsAPartOfTheLog() throws Exception {
+    Path part = dir.resolve("part.jsonl.gz");
+    Path whole = dir.resolve("whole.jsonl.gz");
+    for (var file : List.of(part, whole)) {
+      try (var writer = ExportWriter.create(file, header(file == part ? "node decode-0" : "none"))) {
+        write(writer, record(0, "k".getBytes(), CODEC.encode(Samples.envelope(Samples.of(EventType.PEER_JOINED)))));
+        writer.finish();
+      }
+    }
+
+    var ofPart = Cli.run("replay", "--file", part.toString());
+    var ofWhole = Cli.run("replay", "--file", whole.toString());
+
+    assertThat(ofPart.out()).contains("This export holds only part of the log (node decode-0)");
+    assertThat(ofWhole.out()).doesNotContain("only part of the log");
   }
 
   @Test

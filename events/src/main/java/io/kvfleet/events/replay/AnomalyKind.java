@@ -16,7 +16,10 @@ public enum AnomalyKind {
    * before them.
    */
   TIMESTAMP_REGRESSION,
-  /** A transfer was requested and never ended (no completion, failure, rejection or time-out). */
+  /**
+   * A transfer was requested and never ended (no completion, failure, rejection or time-out), in a
+   * replay to the log's end; one stopped at its until shows what was in flight then in its state.
+   */
   UNTERMINATED_TRANSFER,
   /** An event from, or about, an incarnation older than its node's current one. */
   STALE_EPOCH,

@@ -24,6 +24,13 @@ record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> in
   /** Why this end was unusable at replay index {@code at}, in words; empty when it was usable. */
   String problemAt(long at) {
     Incarnation named = named();
+    var atStart = history.atStart(nodeId);
+    if (named == null && atStart.isPresent()) {
+      // Its join is before the snapshot the replay started from: say what the snapshot knew, no more.
+      return nodeId + " joined before the snapshot this explanation starts from, where it stood at epoch "
+          + atStart.get().epoch() + " (" + atStart.get().status() + "); the request named epoch " + epoch
+          + " (explain without --from-snapshots for the whole history)";
+    }
     if (named == null) {
       return incarnations.isEmpty() ? nodeId + " had never joined"
           : "the request named " + nodeId + " epoch " + epoch + ", at which " + nodeId + " never joined (its epochs: "

@@ -20,11 +20,13 @@ import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.PeerView;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -41,6 +43,8 @@ final class History implements ReplayObserver {
   private final Map<String, List<Fact>> regions = new HashMap<>();
   private final Map<String, List<Fact>> transfers = new HashMap<>();
   private final Map<String, Heartbeats> heartbeats = new HashMap<>();
+  /** The nodes the state a replay started from already held (a snapshot's), as they stood there. */
+  private final Map<String, PeerView> atStart = new HashMap<>();
   private long index;
 
   History(List<ExplainTarget> targets) {
@@ -49,6 +53,16 @@ final class History implements ReplayObserver {
         transfersWanted.add(transfer.transferId());
       }
     });
+  }
+
+  /** The replay starts from {@code state} (a snapshot's, say): what it knew of nodes is not among the facts. */
+  void startedFrom(FleetState state) {
+    state.peers().forEach(p -> atStart.put(p.nodeId(), p));
+  }
+
+  /** How {@code nodeId} stood in the state the replay started from, if that state knew it. */
+  Optional<PeerView> atStart(String nodeId) {
+    return Optional.ofNullable(atStart.get(nodeId));
   }
 
   @Override

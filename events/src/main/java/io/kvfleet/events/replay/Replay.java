@@ -48,6 +48,7 @@ public final class Replay {
     this.history = options.explain().isEmpty() ? null : new History(options.explain());
     observers.add(anomalies);
     if (history != null) {
+      history.startedFrom(start);
       observers.add(history);
     }
   }
@@ -125,6 +126,9 @@ public final class Replay {
   /** Ends the replay: anomalies that need the whole log (gaps, unended transfers) are found now. */
   public ReplayResult finish() {
     Instant end = last == null ? Instant.EPOCH : last;
+    if (stopped) {
+      anomalies.cut(); // what is in flight at the until is in the state, not an anomaly
+    }
     observers.forEach(o -> o.finish(state, end));
     return new ReplayResult(state, records, malformed, first, last, lastPosition, stopped,
         anomalies.report(), history);

@@ -48,9 +48,12 @@ public record StateReport(
   public record Failure(String nodeId, long epoch, String regionId, String backend, String detail, long nativeCode,
       String nativeMessage, String remediation) {}
 
-  /** A transfer requested or dispatched and not ended. */
+  /**
+   * A transfer requested or dispatched and not ended: {@code bytes} its ranges name; a request
+   * transfer names its components instead ({@code parts}, its bytes are the components' layouts').
+   */
   public record InFlight(String transferId, TransferStatus status, String source, String destination, long bytes,
-      Instant requestedAt, Instant deadline) {}
+      List<String> parts, Instant requestedAt, Instant deadline) {}
 
   static StateReport of(FleetState state, LogPosition position, Instant time) {
     var peers = state.peers().stream().map(p -> new Peer(p.nodeId(), p.epoch(), p.status(), p.host(), p.joinedAt(),
@@ -74,8 +77,14 @@ public record StateReport(
 
   private static InFlight inFlight(TransferView t) {
     var r = t.request();
+    if (r.requestForm()) {
+      return new InFlight(t.transferId(), t.status(), r.sourceNode() + "@" + r.sourceEpoch(),
+          r.destinationNode() + "@" + r.destinationEpoch(), r.totalBytes(),
+          r.parts().stream().map(io.kvfleet.events.RequestPart::component).toList(), t.requestedAt(),
+          Instant.ofEpochMilli(r.deadlineMillis()));
+    }
     return new InFlight(t.transferId(), t.status(), r.sourceNode() + "/" + r.sourceRegion() + "@" + r.sourceEpoch(),
-        r.destinationNode() + "/" + r.destinationRegion() + "@" + r.destinationEpoch(), r.totalBytes(),
+        r.destinationNode() + "/" + r.destinationRegion() + "@" + r.destinationEpoch(), r.totalBytes(), List.of(),
         t.requestedAt(), Instant.ofEpochMilli(r.deadlineMillis()));
   }
 }

@@ -4,25 +4,44 @@ import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSpec;
 import io.kvfleet.events.RegistrationFailed;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /** The region part of the fold: live and stale regions, registration failures and their counts by reason. */
 final class Regions {
+  /**
+   * How many regions named only by stale registrations a forgetting fold remembers as stale: past
+   * them it forgets the first in key order (a choice that needs no history, so a fold restored from
+   * a snapshot forgets the same ones), and such a region is then unknown rather than stale.
+   */
+  static final int KEPT_STALE_KEYS = 10_000;
+  /** How many failure reasons a forgetting fold counts by name; the rest under {@link #OTHER_REASONS}. */
+  static final int KEPT_REASONS = 100;
+  /** Where a forgetting fold counts failures whose reason is no reason code, or past {@link #KEPT_REASONS}. */
+  static final String OTHER_REASONS = "(other reasons)";
+  private static final Pattern REASON_CODE = Pattern.compile("[A-Z0-9_]{1,64}");
+
   private final SortedMap<RegionKey, RegionView> views = new TreeMap<>();
   private final Recent<StaleRegistration> staleRegistrations;
-  private final Set<RegionKey> staleKeys = new HashSet<>(); // every key a stale registration named
+  private final TreeSet<RegionKey> staleKeys = new TreeSet<>(); // the keys stale registrations named
   private final Recent<RegistrationFailed> failures;
   private final SortedMap<String, Long> failuresByReason = new TreeMap<>();
+  /** Whether this fold bounds what a writer can make it hold (a coordinator's), or keeps everything (a replay's). */
+  private final boolean forgetting;
 
-  /** Regions that remember the last {@code history} stale registrations and failures (and count all). */
+  /**
+   * Regions that remember the last {@code history} stale registrations and failures (and count all);
+   * with a bounded history, what writers name is bounded too: a node, or anyone in an unsigned fleet,
+   * naming ever new reasons or stale regions grew a coordinator's memory and snapshots without end.
+   */
   Regions(int history) {
     this.staleRegistrations = new Recent<>(history);
     this.failures = new Recent<>(history);
+    this.forgetting = history != Integer.MAX_VALUE;
   }
 
   /**
@@ -48,7 +67,7 @@ final class Regions {
 
   void failed(RegistrationFailed e, long currentEpoch, boolean currentEnded, Applying at) {
     failures.add(e);
-    failuresByReason.merge(e.reason(), 1L, Long::sum);
+    failuresByReason.merge(countedReason(e.reason()), 1L, Long::sum);
     var key = new RegionKey(e.nodeId(), e.region().regionId());
     if (e.epoch() != currentEpoch || currentEnded) {
       stale(key, e.backend(), e.epoch(), currentEpoch, at);
@@ -92,6 +111,17 @@ final class Regions {
     staleRegistrations.add(
         new StaleRegistration(at.eventId(), key.nodeId(), key.regionId(), backend, epoch, currentEpoch));
     staleKeys.add(key);
+    if (forgetting && staleKeys.size() > KEPT_STALE_KEYS) {
+      staleKeys.pollFirst();
+    }
+  }
+
+  private String countedReason(String reason) {
+    if (!forgetting || failuresByReason.containsKey(reason)) {
+      return reason;
+    }
+    int named = failuresByReason.size() - (failuresByReason.containsKey(OTHER_REASONS) ? 1 : 0);
+    return REASON_CODE.matcher(reason).matches() && named < KEPT_REASONS - 1 ? reason : OTHER_REASONS;
   }
 
   Optional<RegionView> live(String nodeId, String regionId, long currentEpoch) {
@@ -122,9 +152,9 @@ final class Regions {
     return failures;
   }
 
-  /** Every region a stale registration named, sorted. */
+  /** Every region a stale registration named (in a forgetting fold, the last {@link #KEPT_STALE_KEYS} in key order), sorted. */
   List<RegionKey> staleKeys() {
-    return staleKeys.stream().sorted().toList();
+    return List.copyOf(staleKeys);
   }
 
   SortedMap<String, Long> failuresByReason() {

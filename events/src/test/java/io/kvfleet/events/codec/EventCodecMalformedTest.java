@@ -100,6 +100,14 @@ class EventCodecMalformedTest {
             doc -> ((ObjectNode) data(doc).withArray("ranges").get(0)).put("length", 0),
             "invalid data for io.kvfleet.transfer.requested: ranges[0]: length must be positive: 0"),
         broken(
+            REQUESTED,
+            doc -> {
+              var ranges = data(doc).withArray("ranges");
+              ((ObjectNode) ranges.get(0)).put("length", Long.MAX_VALUE / 2 + 1);
+              ranges.add(ranges.get(0).deepCopy());
+            },
+            "invalid data for io.kvfleet.transfer.requested: its ranges add up to more than 9223372036854775807 bytes"),
+        broken(
             REGISTERED,
             doc -> data(doc).withObject("region").remove("kind"),
             "invalid data for io.kvfleet.region.registered: missing field 'region.kind'"),

@@ -112,6 +112,20 @@ class AnomaliesTest {
     });
   }
 
+  /** At an until, a transfer not ended yet is in flight there (the state says so), not an anomaly (a new user's run). */
+  @Test
+  void aReplayStoppedAtItsUntilListsNoTransferInFlightThenAsNeverEnded() {
+    var script = new Script().node("p0", 1, joined("p0", 1))
+        .event("router", 1, request("t1", "p0", 1, "d0", 1))
+        .after(java.time.Duration.ofSeconds(1)).event("coordinator-0", 1, new TransferTimedOut("t1", "p0", 0));
+
+    var atUntil = script.replay(ReplayOptions.defaults().until(new Until.AfterCount(2)));
+
+    assertThat(atUntil.stoppedEarly()).isTrue();
+    assertThat(atUntil.anomalies().count(AnomalyKind.UNTERMINATED_TRANSFER)).isZero();
+    assertThat(atUntil.state().inFlightTransfers()).extracting(t -> t.transferId()).containsExactly("t1");
+  }
+
   @Test
   void findsEventsFromAnIncarnationOlderThanTheNodesCurrentOne() {
     var script = new Script().node("d0", 3, joined("d0", 3)).node("d0", 4, joined("d0", 4))

@@ -74,6 +74,30 @@ class ExplainTest {
         "io.kvfleet.transfer.rejected");
   }
 
+  /**
+   * From a snapshot ({@code explain --from-snapshots}) the joins before it are not among the facts:
+   * the explanation said decode-0 "had never joined" (a new user's run); it now says what the
+   * snapshot knew of it.
+   */
+  @Test
+  void fromASnapshotItSaysWhatTheSnapshotKnewOfANodeNotThatItNeverJoined() {
+    var records = staleDestination().records();
+    int cut = 0;
+    while (!(records.get(cut).value() instanceof io.kvfleet.events.codec.Decoded.Event e
+        && e.envelope().data() instanceof io.kvfleet.events.TransferRequested r && r.transferId().equals("t-stale"))) {
+      cut++;
+    }
+    var before = new Replay(ReplayOptions.defaults());
+    records.subList(0, cut).forEach(before::accept);
+    var target = new ExplainTarget.Transfer("t-stale");
+    var after = new Replay(before.state(), ReplayOptions.defaults().explaining(target));
+    records.subList(cut, records.size()).forEach(after::accept);
+
+    assertThat(after.finish().explain(target).summary()).doesNotContain("never joined")
+        .contains("Because decode-0 joined before the snapshot this explanation starts from, where it stood at epoch 4"
+            + " (ALIVE); the request named epoch 3");
+  }
+
   @Test
   void explainsAFailureByThePeerLostWhileTheTransferWasInFlight() {
     var explanation = explain(staleDestination(), new ExplainTarget.Transfer("t-lost"));

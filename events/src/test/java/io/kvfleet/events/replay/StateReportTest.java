@@ -6,8 +6,11 @@ import static io.kvfleet.events.replay.Script.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.events.RegionKind;
+import io.kvfleet.events.RequestPart;
+import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.state.PeerStatus;
 import io.kvfleet.events.state.TransferStatus;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StateReportTest {
@@ -28,7 +31,23 @@ class StateReportTest {
       assertThat(t.transferId()).isEqualTo("t1");
       assertThat(t.status()).isEqualTo(TransferStatus.REQUESTED);
       assertThat(t.destination()).isEqualTo("d0/kv-0@2");
+      assertThat(t.parts()).isEmpty();
     });
     assertThat(report.position()).isEqualTo(script.records().getLast().position());
+  }
+
+  /** A request transfer names no region nor ranges: its in-flight line read "p0/@1 -> d0/@2, 0 B" (a new user's run). */
+  @Test
+  void showsARequestTransferInFlightByItsNodesAndParts() {
+    var script = new Script().node("p0", 1, joined("p0", 1)).node("d0", 2, joined("d0", 2))
+        .event("router", 1, TransferRequested.ofRequest("r-1", "req-1", "p0", 1, "d0", 2,
+            List.of(new RequestPart("kv", List.of(0), List.of(1)), new RequestPart("ssm", List.of(0), List.of(0))),
+            List.of(), Script.T0.plusSeconds(60).toEpochMilli(), true));
+
+    assertThat(script.replay(ReplayOptions.defaults()).report().inFlight()).singleElement().satisfies(t -> {
+      assertThat(t.source()).isEqualTo("p0@1");
+      assertThat(t.destination()).isEqualTo("d0@2");
+      assertThat(t.parts()).containsExactly("kv", "ssm");
+    });
   }
 }

@@ -2,12 +2,22 @@ package io.kvfleet.events.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvfleet.events.EventType;
 import io.kvfleet.events.OpaqueEvent;
+import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.RegionRegistered;
+import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.Samples;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** A forgetting fold's memory does not grow with what a writer chooses to name: types and epochs. */
+/** A forgetting fold's memory does not grow with what a writer chooses to name: types, epochs, reasons, stale regions. */
 class BoundedByWritersTest {
+  private static PeerJoined joined(String node, long epoch) {
+    var sample = (PeerJoined) Samples.of(EventType.PEER_JOINED);
+    return new PeerJoined(node, epoch, sample.host(), sample.transportAddress(), sample.capabilities());
+  }
+
   private static FleetState forgetting(Log log) {
     var state = FleetState.keepingEnded(Duration.ofMinutes(10));
     log.envelopes().forEach(state::apply);
@@ -38,6 +48,34 @@ class BoundedByWritersTest {
     }
 
     assertThat(log.fold().opaqueByType()).hasSize(FleetState.KEPT_TYPES * 2);
+  }
+
+  /**
+   * A node (or anyone, in an unsigned fleet) naming ever new failure reasons and stale regions grew
+   * a coordinator's fold, and its snapshots, without end (RELIABILITY.md, fifth stop).
+   */
+  @Test
+  void countsReasonsBeyondTheKeptOnesAndKeepsAtMostKeptStaleRegions() {
+    var failed = Samples.stateTensorFailure("prefill-0", 2);
+    var registered = (RegionRegistered) Samples.of(EventType.REGION_REGISTERED);
+    var log = new Log().append("prefill-0", 2, joined("prefill-0", 2));
+    for (int i = 0; i < Regions.KEPT_STALE_KEYS + 500; i++) {
+      log.append("prefill-0", 2, new RegistrationFailed("prefill-0", 2, failed.region(), failed.backend(),
+          i % 2 == 0 ? "REASON_" + i : "not a code " + i, "", 0, "", failed.capability(), ""));
+      log.append("prefill-0", 2, new RegionRegistered("prefill-0", 1, Samples.kv("stale-" + i), registered.backend(),
+          registered.remoteKey()));
+    }
+
+    FleetState state = forgetting(log);
+
+    assertThat(state.failuresByReason()).hasSize(Regions.KEPT_REASONS).containsEntry("REASON_0", 1L)
+        .containsKey(Regions.OTHER_REASONS);
+    assertThat(state.failuresByReason().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(Regions.KEPT_STALE_KEYS + 500L);
+    assertThat(state.image().staleKeys()).hasSize(Regions.KEPT_STALE_KEYS)
+        .doesNotContain(new RegionKey("prefill-0", "stale-0")).contains(new RegionKey("prefill-0", "stale-999"));
+    assertThat(log.fold().failuresByReason()).as("a replay counts every reason by name")
+        .hasSize(Regions.KEPT_STALE_KEYS + 500);
   }
 
   @Test
