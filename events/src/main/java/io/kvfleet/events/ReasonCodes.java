@@ -136,4 +136,25 @@ public final class ReasonCodes {
   public static final String ORDER_KEY_UNKNOWN = "ORDER_KEY_UNKNOWN";
   /** An order whose signature does not check against its coordinator key. */
   public static final String ORDER_SIGNATURE_INVALID = "ORDER_SIGNATURE_INVALID";
+
+  private static final java.util.Set<String> KNOWN = known();
+
+  /** Whether {@code reason} is one of the codes this build writes. */
+  public static boolean isKnown(String reason) {
+    return KNOWN.contains(reason);
+  }
+
+  private static java.util.Set<String> known() {
+    var codes = new java.util.HashSet<String>();
+    for (var field : ReasonCodes.class.getFields()) {
+      if (field.getType() == String.class && java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+        try {
+          codes.add((String) field.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException("a public constant of ReasonCodes is unreadable: " + field, e);
+        }
+      }
+    }
+    return java.util.Set.copyOf(codes);
+  }
 }

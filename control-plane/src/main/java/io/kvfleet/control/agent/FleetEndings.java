@@ -5,7 +5,6 @@ import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferTimedOut;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -44,6 +43,7 @@ final class FleetEndings {
    * a longer id is kept as its SHA-256, a longer producer cut.
    */
   static final int LONGEST = 256;
+  private static final String HASHED = "sha-256:";
   private static final Pattern REASON = Pattern.compile("[A-Z_]{1,40}");
 
   /**
@@ -145,12 +145,17 @@ final class FleetEndings {
    * ending let a transfer with a long id run on after the fleet had failed it, RELIABILITY.md).
    */
   static String key(String id) {
-    if (id.length() <= LONGEST) {
-      return id;
+    if (id.length() <= LONGEST && !id.startsWith(HASHED)) {
+      return id; // an id spelled as a hash is hashed too: no request can name another id's key
     }
     try {
-      return "sha-256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(id.getBytes(StandardCharsets.UTF_8)));
+      var digest = MessageDigest.getInstance("SHA-256");
+      for (int i = 0; i < id.length(); i++) { // the chars themselves: UTF-8 would merge lone surrogates
+        char c = id.charAt(i);
+        digest.update((byte) (c >>> 8));
+        digest.update((byte) c);
+      }
+      return HASHED + HexFormat.of().formatHex(digest.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }

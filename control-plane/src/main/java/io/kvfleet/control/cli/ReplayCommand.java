@@ -86,8 +86,8 @@ final class ReplayCommand implements Callable<Integer> {
     }
     try (var reader = ExportReader.open(from.file)) {
       return Optional.of(reader.header().filter()).filter(f -> !f.equals("none"));
-    } catch (IOException e) {
-      return Optional.empty(); // the replay itself has read it, and says what was wrong
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty(); // the replay itself reads it, and says what is wrong with it
     }
   }
 

@@ -49,6 +49,12 @@ class FleetEndingsTest {
     endings.requested(id, laterRequest, T0.plusSeconds(1));
     assertThat(endings.of(id, laterRequest)).isEmpty();
     assertThat(endings.of(id, laterRequest.substring(0, FleetEndings.LONGEST))).isPresent();
+
+    // A short id spelled as the long one's key is another transfer: its ending does not end the long one.
+    var other = new FleetEndings(now::get);
+    other.read(new TransferRejected(FleetEndings.key(id), "prefill-0", ReasonCodes.PEER_NOT_ALIVE, ""), "c", T0);
+    assertThat(other.of(id, "r-first")).isEmpty();
+    assertThat(other.of(FleetEndings.key(id), "r-first")).isPresent();
   }
 
   @Test

@@ -32,7 +32,9 @@ class UserErrorsTest {
       "replay --bootstrap-servers 127.0.0.1:1 --kafka-config /no/such.properties | --kafka-config /no/such.properties:"
           + " no such file",
       "demo --kafka-config /no/such.properties | --kafka-config is for an external cluster (--bootstrap-servers)",
-      "kafka --secure /tmp/x --node-id 1 --controller-quorum 1@127.0.0.1:1 | --secure runs a single broker"})
+      "kafka --secure /tmp/x --node-id 1 --controller-quorum 1@127.0.0.1:1 | --secure runs a single broker",
+      "keys new --role nod --id x --dir /no/such/keys | kvfleet keys new: --role 'nod' is not one of node, coordinator,"
+          + " router"})
   void refusesOptionsThatCouldOnlyFailLaterBeforeStartingAnything(String command, String message) {
     var run = Cli.run(command.split(" "));
 

@@ -32,6 +32,11 @@ final class Anomalies implements ReplayObserver {
   private final List<Anomaly> listed = new ArrayList<>();
   private final Map<ProducerInPartition, LastSequence> lastSequenceInPartition = new HashMap<>();
   private final Map<String, Map<Integer, LatestStamp>> latestStamps = new HashMap<>();
+  /**
+   * How long past its deadline a transfer not ended at a replay's until is an anomaly rather than in
+   * flight: a coordinator times a transfer out a moment after its deadline, not at it.
+   */
+  static final Duration OVERDUE = Duration.ofSeconds(30);
   /** The replay stopped at its until: a transfer not ended by then is in flight there, not unended. */
   private boolean cut;
   private long violationsBefore;
@@ -87,11 +92,17 @@ final class Anomalies implements ReplayObserver {
           + gap.epoch() + " is missing sequence " + (gap.size() == 1 ? gap.from() : gap.from() + ".." + gap.to())
           + " (" + gap.size() + " event" + (gap.size() == 1 ? "" : "s") + ")"));
     }
-    for (TransferView t : cut ? List.<TransferView>of() : state.inFlightTransfers()) {
-      boolean overdue = t.request().deadlineMillis() < last.toEpochMilli();
-      add(new Anomaly(AnomalyKind.UNTERMINATED_TRANSFER, null, t.requestedAt(), t.transferId(), "transfer "
-          + t.transferId() + " " + t.status() + " since " + t.requestedAt() + ", never ended"
-          + (overdue ? "; its deadline " + Instant.ofEpochMilli(t.request().deadlineMillis()) + " passed" : "")));
+    for (TransferView t : state.inFlightTransfers()) {
+      Instant deadline = Instant.ofEpochMilli(t.request().deadlineMillis());
+      if (!cut) {
+        add(new Anomaly(AnomalyKind.UNTERMINATED_TRANSFER, null, t.requestedAt(), t.transferId(), "transfer "
+            + t.transferId() + " " + t.status() + " since " + t.requestedAt() + ", never ended"
+            + (deadline.isBefore(last) ? "; its deadline " + deadline + " passed" : "")));
+      } else if (deadline.plus(OVERDUE).isBefore(last)) {
+        add(new Anomaly(AnomalyKind.UNTERMINATED_TRANSFER, null, t.requestedAt(), t.transferId(), "transfer "
+            + t.transferId() + " " + t.status() + " since " + t.requestedAt() + ", not ended by the until though"
+            + " its deadline " + deadline + " passed more than " + OVERDUE.toSeconds() + " s before"));
+      }
     }
   }
 

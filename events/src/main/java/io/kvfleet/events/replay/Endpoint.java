@@ -1,8 +1,11 @@
 package io.kvfleet.events.replay;
 
 import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.state.PeerStatus;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,7 +29,19 @@ record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> in
     Incarnation named = named();
     var atStart = history.atStart(nodeId);
     if (named == null && atStart.isPresent()) {
-      // Its join is before the snapshot the replay started from: say what the snapshot knew, no more.
+      // Its join is before the snapshot the replay started from: say what the snapshot and the facts after it know.
+      Fact end = endAfterStart(at);
+      if (end != null) {
+        return nodeId + " epoch " + epoch + ", which it named (joined before the snapshot this explanation starts"
+            + " from), ended at " + Text.clock(end.time()) + " when " + switch (end.event()) {
+              case PeerLost l -> nodeId + " was lost (" + l.reason() + ")";
+              case PeerLeft l -> nodeId + " left (" + l.reason() + ")";
+              default -> nodeId + " ended";
+            };
+      }
+      if (atStart.get().epoch() == epoch && atStart.get().status() == PeerStatus.ALIVE) {
+        return ""; // alive at the epoch it named, as far as the snapshot and what follows it tell
+      }
       return nodeId + " joined before the snapshot this explanation starts from, where it stood at epoch "
           + atStart.get().epoch() + " (" + atStart.get().status() + "); the request named epoch " + epoch
           + " (explain without --from-snapshots for the whole history)";
@@ -54,6 +69,14 @@ record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> in
           + ": " + f.reason();
     }
     return "";
+  }
+
+  /** The loss or departure of the named epoch folded after the replay's start and before {@code at}, if any. */
+  private Fact endAfterStart(long at) {
+    return history.node(nodeId).stream()
+        .filter(f -> f.index() < at && (f.event() instanceof PeerLost l && l.epoch() == epoch
+            || f.event() instanceof PeerLeft l2 && l2.epoch() == epoch))
+        .findFirst().orElse(null);
   }
 
   /** The facts behind {@link #problemAt}: the named join, its registration, its end, the replacement. */

@@ -19,6 +19,12 @@ final class NodeExplainer {
 
   static Explanation explain(String node, History history, FleetState state) {
     List<Incarnation> incarnations = Incarnation.of(node, history);
+    if (incarnations.isEmpty() && history.atStart(node).isPresent()) {
+      var before = history.atStart(node).get();
+      return new Explanation("node", node, true, node + " joined before the snapshot this explanation starts from,"
+          + " where it stood at epoch " + before.epoch() + " (" + before.status() + "); explain without"
+          + " --from-snapshots for its whole history.", List.of());
+    }
     if (incarnations.isEmpty()) {
       return new Explanation("node", node, false, "node " + node + " never joined in the log", List.of());
     }

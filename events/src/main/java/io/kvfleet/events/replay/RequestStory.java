@@ -73,9 +73,10 @@ final class RequestStory {
     for (Endpoint end : List.of(destination, source)) {
       var named = end.named();
       var ended = named == null ? null : named.endOrReplacement();
-      if (named == null || (ended != null && ended.index() < at)) {
+      String problem = named == null || (ended != null && ended.index() < at) ? end.problemAt(at) : "";
+      if (!problem.isEmpty()) {
         chain.addAll(end.chainAt(at));
-        return " Because " + end.problemAt(at) + ".";
+        return " Because " + problem + ".";
       }
     }
     return "";

@@ -4,6 +4,7 @@ import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.MemoryType;
 import io.kvfleet.events.RegionKind;
 import io.kvfleet.events.RegistrationFailed;
+import io.kvfleet.events.RequestPart;
 import io.kvfleet.events.snapshot.StateHash;
 import io.kvfleet.events.state.Counts;
 import io.kvfleet.events.state.FleetState;
@@ -50,7 +51,8 @@ public record StateReport(
 
   /**
    * A transfer requested or dispatched and not ended: {@code bytes} its ranges name; a request
-   * transfer names its components instead ({@code parts}, its bytes are the components' layouts').
+   * transfer names components instead ({@code parts}; its {@code bytes} are 0, the sizes being in
+   * the nodes' layouts).
    */
   public record InFlight(String transferId, TransferStatus status, String source, String destination, long bytes,
       List<String> parts, Instant requestedAt, Instant deadline) {}
@@ -80,7 +82,7 @@ public record StateReport(
     if (r.requestForm()) {
       return new InFlight(t.transferId(), t.status(), r.sourceNode() + "@" + r.sourceEpoch(),
           r.destinationNode() + "@" + r.destinationEpoch(), r.totalBytes(),
-          r.parts().stream().map(io.kvfleet.events.RequestPart::component).toList(), t.requestedAt(),
+          r.parts().stream().map(RequestPart::component).toList(), t.requestedAt(),
           Instant.ofEpochMilli(r.deadlineMillis()));
     }
     return new InFlight(t.transferId(), t.status(), r.sourceNode() + "/" + r.sourceRegion() + "@" + r.sourceEpoch(),

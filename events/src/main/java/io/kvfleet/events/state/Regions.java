@@ -1,5 +1,6 @@
 package io.kvfleet.events.state;
 
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionDeregistered;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegionSpec;
@@ -14,14 +15,20 @@ import java.util.regex.Pattern;
 /** The region part of the fold: live and stale regions, registration failures and their counts by reason. */
 final class Regions {
   /**
-   * How many regions named only by stale registrations a forgetting fold remembers as stale: past
-   * them it forgets the first in key order (a choice that needs no history, so a fold restored from
-   * a snapshot forgets the same ones), and such a region is then unknown rather than stale.
+   * How many regions of one node, named only by stale registrations, a forgetting fold remembers as
+   * stale: past them it forgets that node's first in key order (a choice that needs no history, so
+   * a fold restored from a snapshot forgets the same ones), and such a region is then unknown rather
+   * than stale. A node that names many pushes out only its own.
    */
+  static final int KEPT_STALE_KEYS_PER_NODE = 1_000;
+  /** The same over all nodes (many node ids come only from an unsigned fleet's writers): the first in key order goes. */
   static final int KEPT_STALE_KEYS = 10_000;
-  /** How many failure reasons a forgetting fold counts by name; the rest under {@link #OTHER_REASONS}. */
+  /**
+   * How many failure reasons that are not this build's codes a forgetting fold counts by name (this
+   * build's are always counted by name); the rest under {@link #OTHER_REASONS}.
+   */
   static final int KEPT_REASONS = 100;
-  /** Where a forgetting fold counts failures whose reason is no reason code, or past {@link #KEPT_REASONS}. */
+  /** Where a forgetting fold counts failures whose reason is no reason code, or an unknown one past {@link #KEPT_REASONS}. */
   static final String OTHER_REASONS = "(other reasons)";
   private static final Pattern REASON_CODE = Pattern.compile("[A-Z0-9_]{1,64}");
 
@@ -110,18 +117,33 @@ final class Regions {
   private void stale(RegionKey key, String backend, long epoch, long currentEpoch, Applying at) {
     staleRegistrations.add(
         new StaleRegistration(at.eventId(), key.nodeId(), key.regionId(), backend, epoch, currentEpoch));
-    staleKeys.add(key);
-    if (forgetting && staleKeys.size() > KEPT_STALE_KEYS) {
+    if (!staleKeys.add(key) || !forgetting) {
+      return;
+    }
+    RegionKey first = null;
+    int ofNode = 0;
+    for (RegionKey k : staleKeys.tailSet(new RegionKey(key.nodeId(), ""), true)) {
+      if (!k.nodeId().equals(key.nodeId())) {
+        break;
+      }
+      first = first == null ? k : first;
+      ofNode++;
+    }
+    if (ofNode > KEPT_STALE_KEYS_PER_NODE) {
+      staleKeys.remove(first);
+    }
+    if (staleKeys.size() > KEPT_STALE_KEYS) {
       staleKeys.pollFirst();
     }
   }
 
   private String countedReason(String reason) {
-    if (!forgetting || failuresByReason.containsKey(reason)) {
+    if (!forgetting || ReasonCodes.isKnown(reason) || failuresByReason.containsKey(reason)) {
       return reason;
     }
-    int named = failuresByReason.size() - (failuresByReason.containsKey(OTHER_REASONS) ? 1 : 0);
-    return REASON_CODE.matcher(reason).matches() && named < KEPT_REASONS - 1 ? reason : OTHER_REASONS;
+    long unknown = failuresByReason.keySet().stream()
+        .filter(r -> !ReasonCodes.isKnown(r) && !r.equals(OTHER_REASONS)).count();
+    return REASON_CODE.matcher(reason).matches() && unknown < KEPT_REASONS ? reason : OTHER_REASONS;
   }
 
   Optional<RegionView> live(String nodeId, String regionId, long currentEpoch) {
@@ -152,7 +174,7 @@ final class Regions {
     return failures;
   }
 
-  /** Every region a stale registration named (in a forgetting fold, the last {@link #KEPT_STALE_KEYS} in key order), sorted. */
+  /** Every region a stale registration named (in a forgetting fold, within the bounds above), sorted. */
   List<RegionKey> staleKeys() {
     return List.copyOf(staleKeys);
   }

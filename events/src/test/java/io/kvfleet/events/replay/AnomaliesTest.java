@@ -112,7 +112,10 @@ class AnomaliesTest {
     });
   }
 
-  /** At an until, a transfer not ended yet is in flight there (the state says so), not an anomaly (a new user's run). */
+  /**
+   * At an until, a transfer not ended yet is in flight there (the state says so), not an anomaly (a
+   * new user's run), unless its deadline had long passed by then.
+   */
   @Test
   void aReplayStoppedAtItsUntilListsNoTransferInFlightThenAsNeverEnded() {
     var script = new Script().node("p0", 1, joined("p0", 1))
@@ -124,6 +127,14 @@ class AnomaliesTest {
     assertThat(atUntil.stoppedEarly()).isTrue();
     assertThat(atUntil.anomalies().count(AnomalyKind.UNTERMINATED_TRANSFER)).isZero();
     assertThat(atUntil.state().inFlightTransfers()).extracting(t -> t.transferId()).containsExactly("t1");
+
+    var longPastItsDeadline = new Script().node("p0", 1, joined("p0", 1))
+        .event("router", 1, request("t1", "p0", 1, "d0", 1)) // its deadline is an hour on
+        .after(java.time.Duration.ofHours(2)).node("p0", 1, new PeerHeartbeat("p0", 1, 1_000))
+        .event("coordinator-0", 1, new TransferTimedOut("t1", "p0", 0));
+    assertThat(longPastItsDeadline.replay(ReplayOptions.defaults().until(new Until.AfterCount(3))).anomalies()
+        .of(AnomalyKind.UNTERMINATED_TRANSFER)).singleElement()
+        .satisfies(a -> assertThat(a.message()).contains("not ended by the until though its deadline"));
   }
 
   @Test

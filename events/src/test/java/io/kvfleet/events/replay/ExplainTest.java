@@ -18,7 +18,9 @@ import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.codec.Decoded;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -81,21 +83,30 @@ class ExplainTest {
    */
   @Test
   void fromASnapshotItSaysWhatTheSnapshotKnewOfANodeNotThatItNeverJoined() {
+    assertThat(explainFromTheRequestOf("t-stale", "t-stale")).doesNotContain("never joined")
+        .contains("Because decode-0 joined before the snapshot this explanation starts from, where it stood at epoch 4"
+            + " (ALIVE); the request named epoch 3");
+    assertThat(explainFromTheRequestOf("t-lost", "t-lost"))
+        .contains("Because decode-0 epoch 3, which it named (joined before the snapshot this explanation starts from),"
+            + " ended at 10:42:07.000 when decode-0 was lost (LEASE_EXPIRED)");
+    assertThat(explainFromTheRequestOf("t-ok", "t-ok")).as("both ends alive at the snapshot: nothing to blame")
+        .startsWith("Transfer t-ok completed").doesNotContain("Because");
+  }
+
+  /** Explains {@code id} replaying {@link #staleDestination} from the state just before {@code cutAt}'s request. */
+  private static String explainFromTheRequestOf(String cutAt, String id) {
     var records = staleDestination().records();
     int cut = 0;
-    while (!(records.get(cut).value() instanceof io.kvfleet.events.codec.Decoded.Event e
-        && e.envelope().data() instanceof io.kvfleet.events.TransferRequested r && r.transferId().equals("t-stale"))) {
+    while (!(records.get(cut).value() instanceof Decoded.Event e
+        && e.envelope().data() instanceof TransferRequested r && r.transferId().equals(cutAt))) {
       cut++;
     }
     var before = new Replay(ReplayOptions.defaults());
     records.subList(0, cut).forEach(before::accept);
-    var target = new ExplainTarget.Transfer("t-stale");
+    var target = new ExplainTarget.Transfer(id);
     var after = new Replay(before.state(), ReplayOptions.defaults().explaining(target));
     records.subList(cut, records.size()).forEach(after::accept);
-
-    assertThat(after.finish().explain(target).summary()).doesNotContain("never joined")
-        .contains("Because decode-0 joined before the snapshot this explanation starts from, where it stood at epoch 4"
-            + " (ALIVE); the request named epoch 3");
+    return after.finish().explain(target).summary();
   }
 
   @Test
