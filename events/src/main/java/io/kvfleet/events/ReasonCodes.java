@@ -1,8 +1,14 @@
 package io.kvfleet.events;
 
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.Set;
+
 /**
  * The reason codes events carry. Codes are strings on the wire so that a newer producer's code is
- * still readable by an older consumer; these are the ones this build writes.
+ * still readable by an older consumer; these are the ones this build writes. A coordinator's fold
+ * counts registration failures by name under these ({@link #isKnown}), so adding one is a change to
+ * the fold: bump {@code FleetState.FOLD_VERSION} with it.
  */
 public final class ReasonCodes {
   private ReasonCodes() {}
@@ -137,17 +143,17 @@ public final class ReasonCodes {
   /** An order whose signature does not check against its coordinator key. */
   public static final String ORDER_SIGNATURE_INVALID = "ORDER_SIGNATURE_INVALID";
 
-  private static final java.util.Set<String> KNOWN = known();
+  private static final Set<String> KNOWN = known();
 
   /** Whether {@code reason} is one of the codes this build writes. */
   public static boolean isKnown(String reason) {
     return KNOWN.contains(reason);
   }
 
-  private static java.util.Set<String> known() {
-    var codes = new java.util.HashSet<String>();
+  private static Set<String> known() {
+    var codes = new HashSet<String>();
     for (var field : ReasonCodes.class.getFields()) {
-      if (field.getType() == String.class && java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+      if (field.getType() == String.class && Modifier.isStatic(field.getModifiers())) {
         try {
           codes.add((String) field.get(null));
         } catch (IllegalAccessException e) {
@@ -155,6 +161,6 @@ public final class ReasonCodes {
         }
       }
     }
-    return java.util.Set.copyOf(codes);
+    return Set.copyOf(codes);
   }
 }

@@ -40,7 +40,8 @@ final class FleetEndings {
   static final int LATER_REQUESTS = 16;
   /**
    * The longest transfer id, request record id or producer kept as it is (a record may say anything):
-   * a longer id is kept as its SHA-256, a longer producer cut.
+   * a longer id, or one that starts as a kept hash does ({@code sha-256:}), is kept as its SHA-256,
+   * a longer producer cut.
    */
   static final int LONGEST = 256;
   private static final String HASHED = "sha-256:";
@@ -141,8 +142,9 @@ final class FleetEndings {
   }
 
   /**
-   * How an id is held: as it is, or past {@link #LONGEST} characters as its SHA-256 (dropping such an
-   * ending let a transfer with a long id run on after the fleet had failed it, RELIABILITY.md).
+   * How an id is held: as it is, or, past {@link #LONGEST} characters or spelled as a kept hash, as
+   * {@code sha-256:} and its SHA-256 (dropping such an ending let a transfer with a long id run on
+   * after the fleet had failed it, RELIABILITY.md).
    */
   static String key(String id) {
     if (id.length() <= LONGEST && !id.startsWith(HASHED)) {

@@ -27,16 +27,16 @@ final class Anomalies implements ReplayObserver {
   static final int EXAMPLES_PER_KIND = 1_000;
   /** How far a record's stamp may fall behind one ahead of it in its partition before it is an anomaly. */
   static final Duration STAMP_TOLERANCE = Duration.ofSeconds(1);
-
-  private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
-  private final List<Anomaly> listed = new ArrayList<>();
-  private final Map<ProducerInPartition, LastSequence> lastSequenceInPartition = new HashMap<>();
-  private final Map<String, Map<Integer, LatestStamp>> latestStamps = new HashMap<>();
   /**
    * How long past its deadline a transfer not ended at a replay's until is an anomaly rather than in
    * flight: a coordinator times a transfer out a moment after its deadline, not at it.
    */
   static final Duration OVERDUE = Duration.ofSeconds(30);
+
+  private final Map<AnomalyKind, Long> counts = new EnumMap<>(AnomalyKind.class);
+  private final List<Anomaly> listed = new ArrayList<>();
+  private final Map<ProducerInPartition, LastSequence> lastSequenceInPartition = new HashMap<>();
+  private final Map<String, Map<Integer, LatestStamp>> latestStamps = new HashMap<>();
   /** The replay stopped at its until: a transfer not ended by then is in flight there, not unended. */
   private boolean cut;
   private long violationsBefore;

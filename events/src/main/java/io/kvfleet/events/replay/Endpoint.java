@@ -6,6 +6,7 @@ import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegistrationFailed;
 import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.PeerView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,22 +30,7 @@ record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> in
     Incarnation named = named();
     var atStart = history.atStart(nodeId);
     if (named == null && atStart.isPresent()) {
-      // Its join is before the snapshot the replay started from: say what the snapshot and the facts after it know.
-      Fact end = endAfterStart(at);
-      if (end != null) {
-        return nodeId + " epoch " + epoch + ", which it named (joined before the snapshot this explanation starts"
-            + " from), ended at " + Text.clock(end.time()) + " when " + switch (end.event()) {
-              case PeerLost l -> nodeId + " was lost (" + l.reason() + ")";
-              case PeerLeft l -> nodeId + " left (" + l.reason() + ")";
-              default -> nodeId + " ended";
-            };
-      }
-      if (atStart.get().epoch() == epoch && atStart.get().status() == PeerStatus.ALIVE) {
-        return ""; // alive at the epoch it named, as far as the snapshot and what follows it tell
-      }
-      return nodeId + " joined before the snapshot this explanation starts from, where it stood at epoch "
-          + atStart.get().epoch() + " (" + atStart.get().status() + "); the request named epoch " + epoch
-          + " (explain without --from-snapshots for the whole history)";
+      return beforeTheStart(atStart.get(), at);
     }
     if (named == null) {
       return incarnations.isEmpty() ? nodeId + " had never joined"
@@ -71,11 +57,50 @@ record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> in
     return "";
   }
 
+  /**
+   * {@link #problemAt} for a node whose join came before the snapshot the replay started from: what
+   * the snapshot knew of it, and what was folded after it (its loss or departure, or a later join).
+   */
+  private String beforeTheStart(PeerView atStart, long at) {
+    String named = nodeId + " epoch " + epoch + ", which it named (joined before the snapshot this explanation"
+        + " starts from),";
+    Fact end = endAfterStart(at);
+    if (end != null) {
+      return named + " ended at " + Text.clock(end.time()) + " when " + nodeId + ended(end);
+    }
+    Fact rejoined = rejoinAfterStart(at);
+    if (rejoined != null) {
+      return named + " was replaced at " + Text.clock(rejoined.time()) + " when " + nodeId + " joined at epoch "
+          + ((PeerJoined) rejoined.event()).epoch();
+    }
+    if (atStart.epoch() == epoch && atStart.status() == PeerStatus.ALIVE) {
+      return ""; // alive at the epoch it named, as far as the snapshot and what follows it tell
+    }
+    return nodeId + " joined before the snapshot this explanation starts from, where it stood at epoch "
+        + atStart.epoch() + " (" + atStart.status() + "); the request named epoch " + epoch
+        + " (explain without --from-snapshots for the whole history)";
+  }
+
   /** The loss or departure of the named epoch folded after the replay's start and before {@code at}, if any. */
   private Fact endAfterStart(long at) {
     return history.node(nodeId).stream()
-        .filter(f -> f.index() < at && (f.event() instanceof PeerLost l && l.epoch() == epoch
-            || f.event() instanceof PeerLeft l2 && l2.epoch() == epoch))
+        .filter(f -> f.index() < at && !ended(f).isEmpty())
+        .findFirst().orElse(null);
+  }
+
+  /** " was lost (REASON)" or " left (REASON)" when {@code fact} ends the named epoch; empty otherwise. */
+  private String ended(Fact fact) {
+    return switch (fact.event()) {
+      case PeerLost lost when lost.epoch() == epoch -> " was lost (" + lost.reason() + ")";
+      case PeerLeft left when left.epoch() == epoch -> " left (" + left.reason() + ")";
+      default -> "";
+    };
+  }
+
+  /** The first join of a later epoch folded after the replay's start and before {@code at}, if any. */
+  private Fact rejoinAfterStart(long at) {
+    return incarnations.stream().map(Incarnation::joined)
+        .filter(f -> f.index() < at && ((PeerJoined) f.event()).epoch() > epoch)
         .findFirst().orElse(null);
   }
 
@@ -84,6 +109,9 @@ record Endpoint(String nodeId, long epoch, String regionId, List<Incarnation> in
     var chain = new ArrayList<Fact>();
     Incarnation named = named();
     if (named == null) {
+      if (history.atStart(nodeId).isPresent() && endAfterStart(at) != null) {
+        chain.add(endAfterStart(at));
+      }
       incarnations.forEach(i -> chain.add(i.joined()));
       return chain;
     }

@@ -2,12 +2,15 @@ package io.kvfleet.events.replay;
 
 import io.kvfleet.events.BackendCapability;
 import io.kvfleet.events.PeerJoined;
+import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.RegionRegistered;
 import io.kvfleet.events.RegistrationDecision;
 import io.kvfleet.events.RegistrationFailed;
 import io.kvfleet.events.RegionSkipped;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.state.PeerView;
 import io.kvfleet.events.state.TransferStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,10 +23,7 @@ final class NodeExplainer {
   static Explanation explain(String node, History history, FleetState state) {
     List<Incarnation> incarnations = Incarnation.of(node, history);
     if (incarnations.isEmpty() && history.atStart(node).isPresent()) {
-      var before = history.atStart(node).get();
-      return new Explanation("node", node, true, node + " joined before the snapshot this explanation starts from,"
-          + " where it stood at epoch " + before.epoch() + " (" + before.status() + "); explain without"
-          + " --from-snapshots for its whole history.", List.of());
+      return beforeTheStart(node, history.atStart(node).get(), history, state);
     }
     if (incarnations.isEmpty()) {
       return new Explanation("node", node, false, "node " + node + " never joined in the log", List.of());
@@ -34,12 +34,35 @@ final class NodeExplainer {
     for (Incarnation i : incarnations) {
       story.append(' ').append(incarnation(i, history, state, cited));
     }
-    long inFlight = state.inFlightTouching(node).size();
-    if (inFlight > 0) {
-      story.append(' ').append(inFlight).append(" transfer").append(inFlight == 1 ? " touching it is" : "s touching it are")
-          .append(" still in flight where the replay stopped.");
+    return new Explanation("node", node, true, story + inFlight(node, state), RegionExplainer.steps(cited));
+  }
+
+  /** A node known only from the snapshot the replay started from, and its end if one was folded after it. */
+  private static Explanation beforeTheStart(String node, PeerView before, History history, FleetState state) {
+    var story = new StringBuilder(node + " joined before the snapshot this explanation starts from, where it stood"
+        + " at epoch " + before.epoch() + " (" + before.status() + ").");
+    var cited = new ArrayList<Fact>();
+    for (Fact f : history.node(node)) {
+      String end = switch (f.event()) {
+        case PeerLost lost when lost.epoch() == before.epoch() -> "was lost (" + lost.reason() + ")";
+        case PeerLeft left when left.epoch() == before.epoch() -> "left (" + left.reason() + ")";
+        default -> "";
+      };
+      if (!end.isEmpty()) {
+        story.append(" It ").append(end).append(" at ").append(Text.clock(f.time())).append('.');
+        cited.add(f);
+        break;
+      }
     }
+    story.append(" Explain without --from-snapshots for its whole history.").append(inFlight(node, state));
     return new Explanation("node", node, true, story.toString(), RegionExplainer.steps(cited));
+  }
+
+  /** " N transfers touching it are still in flight ..." when some are. */
+  private static String inFlight(String node, FleetState state) {
+    long inFlight = state.inFlightTouching(node).size();
+    return inFlight == 0 ? "" : " " + inFlight + " transfer" + (inFlight == 1 ? " touching it is" : "s touching it are")
+        + " still in flight where the replay stopped.";
   }
 
   private static String incarnation(Incarnation i, History history, FleetState state, List<Fact> cited) {

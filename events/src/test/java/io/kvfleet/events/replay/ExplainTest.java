@@ -93,20 +93,56 @@ class ExplainTest {
         .startsWith("Transfer t-ok completed").doesNotContain("Because");
   }
 
+  /** decode-0 restarts at epoch 4 without a loss being written; the snapshot had epoch 3 alive. */
+  @Test
+  void fromASnapshotItNamesARejoinFoldedAfterIt() {
+    var script = new Script()
+        .at("10:40:00").node("prefill-0", 5, joined("prefill-0", 5)).node("prefill-0", 5, registered("prefill-0", 5, "kv-0"))
+        .node("decode-0", 3, joined("decode-0", 3)).node("decode-0", 3, registered("decode-0", 3, "kv-0"))
+        .at("10:41:00").node("decode-0", 4, joined("decode-0", 4))
+        .at("10:41:01").event("router-0", 1, request("t-re", "prefill-0", 5, "decode-0", 3))
+        .event("coordinator-0", 1, new TransferRejected("t-re", "prefill-0", ReasonCodes.STALE_EPOCH, "epoch 4"));
+
+    String summary = explainFrom(script, data -> data instanceof io.kvfleet.events.PeerJoined j && j.epoch() == 4,
+        new ExplainTarget.Transfer("t-re")).summary();
+
+    assertThat(summary).contains("Because decode-0 epoch 3, which it named (joined before the snapshot this"
+        + " explanation starts from), was replaced at 10:41:00.000 when decode-0 joined at epoch 4");
+  }
+
+  @Test
+  void fromASnapshotANodeKnownOnlyThereIsExplainedWithItsLossAfterIt() {
+    var explanation = explainFrom(staleDestination(), data -> data instanceof io.kvfleet.events.PeerHeartbeat,
+        new ExplainTarget.Node("decode-0"));
+
+    assertThat(explanation.summary()).startsWith("decode-0: 1 incarnation.").as("its rejoin was folded after the snapshot");
+    var onlyThere = explainFrom(dispatchedAt1040("t-x").at("10:41:00")
+        .event("coordinator-0", 1, new PeerLost("decode-0", 3, ReasonCodes.LEASE_EXPIRED, 0)),
+        data -> data instanceof TransferRequested, new ExplainTarget.Node("decode-0"));
+    assertThat(onlyThere.summary()).startsWith("decode-0 joined before the snapshot this explanation starts from,"
+        + " where it stood at epoch 3 (ALIVE). It was lost (LEASE_EXPIRED) at 10:41:00.000.");
+    assertThat(onlyThere.steps()).extracting(Explanation.Step::type).containsExactly("io.kvfleet.peer.lost");
+  }
+
   /** Explains {@code id} replaying {@link #staleDestination} from the state just before {@code cutAt}'s request. */
   private static String explainFromTheRequestOf(String cutAt, String id) {
-    var records = staleDestination().records();
+    return explainFrom(staleDestination(), data -> data instanceof TransferRequested r && r.transferId().equals(cutAt),
+        new ExplainTarget.Transfer(id)).summary();
+  }
+
+  /** Explains {@code target} replaying {@code script} from the state just before the first event {@code cutAt} takes. */
+  private static Explanation explainFrom(Script script, java.util.function.Predicate<io.kvfleet.events.FleetEvent> cutAt,
+      ExplainTarget target) {
+    var records = script.records();
     int cut = 0;
-    while (!(records.get(cut).value() instanceof Decoded.Event e
-        && e.envelope().data() instanceof TransferRequested r && r.transferId().equals(cutAt))) {
+    while (!(records.get(cut).value() instanceof Decoded.Event e && cutAt.test(e.envelope().data()))) {
       cut++;
     }
     var before = new Replay(ReplayOptions.defaults());
     records.subList(0, cut).forEach(before::accept);
-    var target = new ExplainTarget.Transfer(id);
     var after = new Replay(before.state(), ReplayOptions.defaults().explaining(target));
     records.subList(cut, records.size()).forEach(after::accept);
-    return after.finish().explain(target).summary();
+    return after.finish().explain(target);
   }
 
   @Test

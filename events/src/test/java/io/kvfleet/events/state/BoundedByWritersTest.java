@@ -85,6 +85,36 @@ class BoundedByWritersTest {
     assertThat(log.fold().failuresByReason()).as("a replay counts every reason by name").hasSize(flood + 1);
   }
 
+  /** Many node ids (only an unsigned fleet's writers can use them) share the 10,000 in all. */
+  @Test
+  void keepsAtMostKeptStaleRegionsInAll() {
+    var registered = (RegionRegistered) Samples.of(EventType.REGION_REGISTERED);
+    var log = new Log();
+    int nodes = Regions.KEPT_STALE_KEYS / Regions.KEPT_STALE_KEYS_PER_NODE + 1;
+    for (int n = 0; n < nodes; n++) {
+      log.append("n-" + n, 2, joined("n-" + n, 2));
+      for (int i = 0; i < Regions.KEPT_STALE_KEYS_PER_NODE; i++) {
+        log.append("n-" + n, 2, new RegionRegistered("n-" + n, 1, Samples.kv("stale-" + i), registered.backend(),
+            registered.remoteKey()));
+      }
+    }
+
+    assertThat(forgetting(log).image().staleKeys()).hasSize(Regions.KEPT_STALE_KEYS)
+        .doesNotContain(new RegionKey("n-0", "stale-0"));
+  }
+
+  /** Every code is spelled as its name: a fold counts by these, and a code is named by what it says. */
+  @Test
+  void everyReasonCodeIsItsOwnName() throws Exception {
+    for (var field : ReasonCodes.class.getFields()) {
+      if (field.getType() == String.class) {
+        assertThat(field.get(null)).as(field.getName()).isEqualTo(field.getName());
+        assertThat(ReasonCodes.isKnown(field.getName())).isTrue();
+      }
+    }
+    assertThat(ReasonCodes.isKnown("REASON_0")).isFalse();
+  }
+
   /** The bounds depend on what the fold holds, not on its history: a fold restored half way forgets the same. */
   @Test
   void aFoldRestoredFromItsImageHalfWayReachesTheSameHash() {
