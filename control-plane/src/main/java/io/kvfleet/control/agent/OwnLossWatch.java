@@ -12,12 +12,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Reads the node topic's partition that holds this node's events (its key, murmur2 like every
@@ -74,7 +72,7 @@ final class OwnLossWatch {
 
   /** The partition Kafka's default partitioner gives a record keyed {@code key}. */
   static int partition(String key, int partitions) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+    return io.kvfleet.events.trust.Placement.partitionOf(key, partitions);
   }
 
   Future<Void> close() {

@@ -81,8 +81,8 @@ final class ExplainCommand implements Callable<Integer> {
     }
     try {
       var target = ExplainTarget.of(kind, id);
-      var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))
-          .explaining(target).verifying(trust.verifier("explain"));
+      var options = trust.verifying(ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))
+          .explaining(target), from.source(), "explain");
       var result = replay(options);
       var explanation = result.explain(target);
       if (json) {

@@ -1,6 +1,8 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.replay.LogSource;
+import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.trust.TrustException;
 import io.kvfleet.events.trust.TrustFile;
 import io.kvfleet.events.trust.Verifier;
@@ -12,6 +14,16 @@ final class ReadTrustOptions {
   @Option(names = "--trust", paramLabel = "FILE", description = "Verify every event against this trust file"
       + " ('kvfleet keys new'): one that does not check is not folded but listed as an UNAUTHENTICATED anomaly")
   Path trust;
+
+  /**
+   * {@code options}, verifying as this run was asked to; a verifying replay also refuses a transfer record
+   * that is not where its writer put it, as a verifying coordinator does, so it needs {@code source}'s
+   * transfers topic.
+   */
+  ReplayOptions verifying(ReplayOptions options, LogSource source, String command) {
+    Verifier verifier = verifier(command);
+    return options.verifying(verifier).transferPartitions(verifier.isOn() ? source.transferPartitions() : 0);
+  }
 
   /** The verifier for this run; says on stderr when signatures are not checked. */
   Verifier verifier(String command) {

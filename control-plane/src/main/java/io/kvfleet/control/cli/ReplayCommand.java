@@ -110,8 +110,8 @@ final class ReplayCommand implements Callable<Integer> {
       var lines = new ArrayList<TimelineLine>();
       Consumer<TimelineEntry> sink = !timeline ? e -> {}
           : json ? e -> lines.add(TimelineLine.of(e)) : e -> System.out.println(TimelineLine.text(e));
-      var options = ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until)).timeline(sink)
-          .verifying(trust.verifier("replay"));
+      var options = trust.verifying(ReplayOptions.defaults().until(until == null ? new Until.End() : Until.parse(until))
+          .timeline(sink), from.source(), "replay");
       if (from.bootstrapServers != null && options.until() instanceof Until.AtTime) {
         WritersStamps.note("replay", from.bootstrapServers, System.err);
       }
@@ -135,8 +135,17 @@ final class ReplayCommand implements Callable<Integer> {
       } else {
         var replay = new Replay(start, options);
         Map<String, Long> covered = skip;
-        ReplayRunner.read(from.source(), r -> r.position().offset() < covered.getOrDefault(r.position().partitionKey(), 0L)
-            || replay.accept(r), true);
+        Until cut = options.until();
+        ReplayRunner.read(from.source(), r -> {
+          if (r.position().offset() >= covered.getOrDefault(r.position().partitionKey(), 0L)) {
+            return replay.accept(r);
+          }
+          if (!(cut instanceof Until.AfterCount) && cut.step(r, 0) != Until.Step.FOLD) {
+            throw KvfleetException.badInput("--until " + until + " comes before the end of snapshot " + fromSnapshot
+                + ": it folded " + r.position() + " (stamped " + r.timestamp() + "); replay without --from-snapshot");
+          }
+          return true;
+        }, true);
         result = replay.finish();
       }
       if (json) {
@@ -177,6 +186,9 @@ final class ReplayCommand implements Callable<Integer> {
     var text = new StringBuilder();
     start.skipped().forEach(s -> text.append("snapshot skipped: ").append(s).append('\n'));
     String window = keepEnded == null ? "kept for ever" : "forgotten " + keepEnded + " after they ended";
+    if (start.skipped().contains(TimeTravel.UNVERIFIED)) {
+      return text.toString();
+    }
     start.snapshot().ifPresentOrElse(s -> text.append(String.format("Started from snapshot %s: the state after the "
         + "export's first %,d records (ended transfers %s); anomalies are those of the records after it%n", s.file(),
         s.header().records(), window)), () -> text.append(String.format("No snapshot beside the export comes before "
@@ -195,6 +207,10 @@ final class ReplayCommand implements Callable<Integer> {
       System.out.printf("replay of %s in the coordinator's fold order: %,d records, %,d events, hash %s: %s%n",
           from.source().describe(), check.records(), check.replayApplied(), check.replayHash(),
           check.match() ? "MATCH" : "MISMATCH");
+      if (check.leftOut() > 0) {
+        System.out.printf("the coordinator's fold order leaves out %,d records the log holds before its end (first: "
+            + "%s): it never folded them%n", check.leftOut(), String.join(", ", check.firstLeftOut()));
+      }
     }
     return check.match() ? 0 : 1;
   }

@@ -154,6 +154,7 @@ public final class Coordinator extends VerticleBase {
     // The snapshot is read and checked on a worker while the Kafka clients are built (their
     // constructors block: a SASL login, TLS key stores) and the consumer finds the log's partitions and ends.
     var loading = snapshots.load(vertx, publisher.producerId());
+    var identifying = snapshots.readTopicIds(vertx, bootstrapServers, Topics.ALL);
     var reading = KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers,
         LogReader.config(bootstrapServers, publisher.producerId()), new StringDeserializer(), new EnvelopeDeserializer())
         .onSuccess(made -> consumer = made);
@@ -171,7 +172,7 @@ public final class Coordinator extends VerticleBase {
           .onSuccess(keys -> poison = new PoisonRecords(deadLetters, keys));
       var assigning = LogReader.assignFromBeginning(consumer, group == null ? Topics.ALL : List.of(Topics.NODES));
       var watching = watcher.started(vertx, new View());
-      return Future.join(loading, assigning, copied, watching)
+      return Future.join(List.of(loading, identifying, assigning, copied, watching))
           .compose(both -> resume(loading.result(), assigning.result()))
           .compose(resumed -> findGap(assigning.result().keySet()))
           .map(found -> assigning.result());
@@ -213,7 +214,7 @@ public final class Coordinator extends VerticleBase {
 
   /** Takes over a snapshot's state and order, if it belongs to this log, and seeks past what it covers. */
   private Future<?> resume(Optional<SnapshotStore.Snapshot> loaded, Map<TopicPartition, Long> ends) {
-    if (loaded.isEmpty() || !Snapshotting.fits(loaded.get(), ends) || !Snapshotting.keepsLike(loaded.get(), state)) {
+    if (loaded.isEmpty() || !snapshots.fits(loaded.get(), ends) || !Snapshotting.keepsLike(loaded.get(), state)) {
       return Future.succeededFuture();
     }
     var snapshot = loaded.get();

@@ -1,12 +1,11 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.events.codec.Decoded;
-import java.nio.charset.StandardCharsets;
+import io.kvfleet.events.trust.Placement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Which transfers a coordinator decides for. Alone it owns them all. In a group, it owns the
@@ -65,31 +64,9 @@ final class Ownership {
     return partitions > 0 && partition >= 0 && partitionOf(sourceNode, partitions) != partition;
   }
 
-  /**
-   * Why a record read from partition {@code partition} of {@code topic} under Kafka key {@code key} is not where
-   * its writer put it, if it is not: a transfer record without a key, in another partition than its key maps to,
-   * or keyed by another node than the one it is about. Neither the key nor the partition is signed, so a signed
-   * record copied elsewhere still verifies; a fleet that verifies does not take such a copy for its writer's word.
-   * Empty off the transfers topic, and while the transfers topic's partition count is not known.
-   */
+  /** {@link Placement#misplaced} over this coordinator's transfers topic (empty while its partitions are unknown). */
   java.util.Optional<String> misplaced(String topic, int partition, String key, Decoded value) {
-    if (partitions <= 0 || !io.kvfleet.events.Topics.TRANSFERS.equals(topic) || value == null) {
-      return java.util.Optional.empty();
-    }
-    if (key == null) {
-      return java.util.Optional.of("no key in transfers partition " + partition + " (a transfer record is keyed by"
-          + " its source node)");
-    }
-    if (partitionOf(key, partitions) != partition) {
-      return java.util.Optional.of("key '" + key + "' in transfers partition " + partition + ", but murmur2 of it"
-          + " picks " + partitionOf(key, partitions));
-    }
-    if (value instanceof Decoded.Event e && !(e.envelope().data() instanceof io.kvfleet.events.OpaqueEvent)
-        && !key.equals(io.kvfleet.events.Topics.keyOf(e.envelope()))) {
-      return java.util.Optional.of("keyed '" + key + "', but about node '" + io.kvfleet.events.Topics.keyOf(
-          e.envelope()) + "'");
-    }
-    return java.util.Optional.empty();
+    return Placement.misplaced(topic, partition, key, value, partitions);
   }
 
   /** Whether {@code nodeId}'s transfers are in partition {@code partition}. */
@@ -131,6 +108,6 @@ final class Ownership {
 
   /** The partition Kafka's default partitioner puts {@code key} in. */
   static int partitionOf(String key, int partitions) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+    return Placement.partitionOf(key, partitions);
   }
 }

@@ -12,6 +12,8 @@ import java.util.TreeMap;
  *
  * @param applied envelopes the state folded, duplicates included
  * @param hash the state's {@code StateHash.of(state)}; a restored state must have it
+ * @param topicIds Kafka's id of each topic the state folded (a topic recreated under its name, or the
+ *     same name on another cluster, has another): a coordinator resumes only from a snapshot of its own log
  * @param nextOffsets per partition, the offset after the last record the state covers
  * @param order the order the coordinator folded those records in (so a replay can reproduce the hash)
  * @param stateBytes how many bytes of state follow the header line
@@ -24,6 +26,7 @@ public record SnapshotHeader(
     Instant created,
     long applied,
     String hash,
+    SortedMap<String, String> topicIds,
     SortedMap<String, Long> nextOffsets,
     FoldOrder order,
     long stateBytes,
@@ -31,13 +34,14 @@ public record SnapshotHeader(
   /** The format name of every snapshot file. */
   public static final String FORMAT = "kvfleet-snapshot";
   /** The file format version this build writes and reads. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   public SnapshotHeader {
     requireNonNull(format, "format must not be null");
     requireNonNull(coordinatorId, "coordinatorId must not be null");
     requireNonNull(created, "created must not be null");
     requireNonNull(hash, "hash must not be null");
+    topicIds = new TreeMap<>(requireNonNull(topicIds, "topicIds must not be null"));
     nextOffsets = new TreeMap<>(requireNonNull(nextOffsets, "nextOffsets must not be null"));
     requireNonNull(order, "order must not be null");
   }

@@ -50,14 +50,18 @@ public final class SnapshotStore {
   /** The newest valid snapshot of a coordinator, if any, and the newer ones that were skipped. */
   public record Loaded(Optional<Snapshot> snapshot, List<Skipped> skipped) {}
 
-  /** Writes a snapshot; on the caller's thread (it does I/O and hashing: not an event loop). */
-  public Path write(String coordinatorId, StateSnapshot state, FoldOrder order, Instant created) throws IOException {
+  /**
+   * Writes a snapshot of the log whose topics have {@code topicIds}; on the caller's thread (it does I/O
+   * and hashing: not an event loop).
+   */
+  public Path write(String coordinatorId, StateSnapshot state, FoldOrder order, Instant created,
+      java.util.SortedMap<String, String> topicIds) throws IOException {
     Files.createDirectories(dir);
     byte[] bytes = state.toBytes();
     var crc = new CRC32C();
     crc.update(bytes);
     var header = new SnapshotHeader(SnapshotHeader.FORMAT, SnapshotHeader.VERSION, coordinatorId, created,
-        state.applied(), state.hash(), order.nextOffsets(), order, bytes.length, crc.getValue());
+        state.applied(), state.hash(), topicIds, order.nextOffsets(), order, bytes.length, crc.getValue());
     Path file = dir.resolve(String.format("snapshot-%s-%020d-%d.kvsnap", coordinatorId, state.applied(),
         created.toEpochMilli()));
     Path partial = dir.resolve(file.getFileName() + ".partial");

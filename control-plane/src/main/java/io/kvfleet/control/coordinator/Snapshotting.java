@@ -1,5 +1,6 @@
 package io.kvfleet.control.coordinator;
 
+import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.events.replay.FoldOrder;
 import io.kvfleet.events.replay.LogPosition;
 import io.kvfleet.events.snapshot.StateSnapshot;
@@ -12,8 +13,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,8 @@ final class Snapshotting {
   private final long everyEvents;
   private long lastApplied;
   private boolean writing;
+  /** Kafka's ids of the fleet topics, read at start; without them no snapshot is resumed from or written. */
+  private SortedMap<String, String> topicIds;
 
   Snapshotting(SnapshotStore store, Duration interval, long everyEvents) {
     this.store = store;
@@ -62,16 +67,48 @@ final class Snapshotting {
     });
   }
 
+  /**
+   * Reads Kafka's ids of {@code topics} on a worker thread, which a snapshot must name to be resumed
+   * from. When they cannot be read the coordinator folds from the start and writes no snapshot, and says so.
+   */
+  Future<Void> readTopicIds(Vertx vertx, String bootstrapServers, List<String> topics) {
+    if (store == null) {
+      return Future.succeededFuture();
+    }
+    return vertx.executeBlocking(() -> FleetTopics.ids(bootstrapServers, topics)).<Void>map(ids -> {
+      topicIds = ids;
+      return null;
+    }).recover(failed -> {
+      LOG.warn("cannot read the ids of {} ({}): this coordinator neither resumes from a snapshot nor writes one",
+          topics, failed.getMessage());
+      return Future.succeededFuture();
+    });
+  }
+
   /** The coordinator took {@code snapshot}'s state: the next snapshot is due counting from it. */
   void resumedFrom(SnapshotStore.Snapshot snapshot) {
     lastApplied = snapshot.header().applied();
   }
 
   /**
-   * Whether a snapshot belongs to this log: every partition it covers exists and holds at least
-   * the offsets it says it folded. A snapshot of a recreated topic is refused, and the log replayed.
+   * Whether a snapshot belongs to this log: it names the Kafka id of every topic it folded and they are
+   * this cluster's (not another cluster's topics, nor a topic deleted and made again under its name), and
+   * every partition it covers holds at least the offsets it says it folded. Otherwise the log is replayed.
    */
-  static boolean fits(SnapshotStore.Snapshot snapshot, Map<TopicPartition, Long> ends) {
+  boolean fits(SnapshotStore.Snapshot snapshot, Map<TopicPartition, Long> ends) {
+    if (topicIds == null) {
+      return false;
+    }
+    for (String key : snapshot.header().nextOffsets().keySet()) {
+      String topic = key.substring(0, key.lastIndexOf('-'));
+      String was = snapshot.header().topicIds().get(topic);
+      if (was == null || !was.equals(topicIds.get(topic))) {
+        LOG.warn("snapshot {} skipped: it folded topic {} with id {}, but {} here has id {} (another cluster, or "
+            + "the topic was made again); folding the log from the start", snapshot.file(), topic, was, topic,
+            topicIds.get(topic));
+        return false;
+      }
+    }
     var byKey = new HashMap<String, Long>();
     ends.forEach((tp, end) -> byKey.put(LogPosition.partitionKey(tp.getTopic(), tp.getPartition()), end));
     for (var e : snapshot.header().nextOffsets().entrySet()) {
@@ -126,13 +163,13 @@ final class Snapshotting {
   }
 
   private void write(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
-    if (store == null || writing) {
+    if (store == null || topicIds == null || writing) {
       return;
     }
     writing = true;
     var snapshot = StateSnapshot.of(state);
     var folded = order.build();
-    vertx.executeBlocking(() -> store.write(coordinatorId, snapshot, folded, clock.instant()))
+    vertx.executeBlocking(() -> store.write(coordinatorId, snapshot, folded, clock.instant(), topicIds))
         .onComplete(done -> {
           writing = false;
           if (done.succeeded()) {

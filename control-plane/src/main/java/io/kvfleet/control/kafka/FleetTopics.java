@@ -149,6 +149,18 @@ public final class FleetTopics {
     }
   }
 
+  /**
+   * Kafka's id of each of {@code topics} (a new one for every topic made, so a topic recreated under
+   * its name, or the same name on another cluster, has another): what ties a coordinator's snapshot
+   * to the log it folded.
+   */
+  public static java.util.SortedMap<String, String> ids(String bootstrapServers, List<String> topics) {
+    var ids = new java.util.TreeMap<String, String>();
+    withAdmin(bootstrapServers, admin -> admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS)
+        .forEach((name, description) -> ids.put(name, description.topicId().toString())));
+    return ids;
+  }
+
   /** {@code min.insync.replicas} for a topic with {@code replicationFactor} copies. */
   static int minInSync(short replicationFactor) {
     return Math.max(1, replicationFactor - 1);

@@ -29,6 +29,31 @@ public sealed interface LogSource {
     }
   }
 
+  /**
+   * How many partitions the transfers topic has in this log (0 when the log holds no transfers topic):
+   * what a verifying replay needs to tell a misplaced transfer record, as a coordinator does.
+   */
+  default int transferPartitions() {
+    return switch (this) {
+      case File f -> {
+        try (var reader = ExportReader.open(f.path())) {
+          yield (int) reader.header().endOffsets().keySet().stream()
+              .filter(key -> key.matches(java.util.regex.Pattern.quote(Topics.TRANSFERS) + "-\\d+")).count();
+        } catch (java.io.IOException e) {
+          throw io.kvfleet.control.KvfleetException.badInput("cannot read " + f.path() + ": " + e.getMessage());
+        }
+      }
+      case Kafka k -> {
+        if (!k.topics().contains(Topics.TRANSFERS)) {
+          yield 0;
+        }
+        try (var log = KafkaLog.open(k.bootstrapServers(), List.of(Topics.TRANSFERS), java.util.Map.of())) {
+          yield log.endOffsets().size();
+        }
+      }
+    };
+  }
+
   /** A short description, for summaries. */
   default String describe() {
     return switch (this) {

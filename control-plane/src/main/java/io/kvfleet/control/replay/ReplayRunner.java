@@ -3,6 +3,7 @@ package io.kvfleet.control.replay;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.codec.EventCodec;
 import io.kvfleet.events.replay.FoldOrder;
+import io.kvfleet.events.replay.LogPosition;
 import io.kvfleet.events.replay.LogRecord;
 import io.kvfleet.events.replay.Replay;
 import java.io.IOException;
@@ -28,15 +29,19 @@ public final class ReplayRunner {
     read(source, replay::accept, progress, DECODE_THREADS);
   }
 
-  /** Reads the whole source, arranges it in {@code order}, and folds it into {@code replay}. */
-  public static void run(LogSource source, Replay replay, FoldOrder order, boolean progress) {
+  /**
+   * Reads the whole source, arranges it in {@code order}, and folds it into {@code replay}; the
+   * records the order leaves out before its end ({@link FoldOrder#leftOut}).
+   */
+  public static List<LogPosition> run(LogSource source, Replay replay, FoldOrder order, boolean progress) {
     List<LogRecord> all = new ArrayList<>();
     read(source, r -> all.add(r) || true, progress, DECODE_THREADS);
     for (LogRecord r : order.arrange(all)) {
       if (!replay.accept(r)) {
-        return;
+        break;
       }
     }
+    return order.leftOut(all);
   }
 
   /** {@link #read(LogSource, Predicate, boolean, int)} with {@link #DECODE_THREADS}. */

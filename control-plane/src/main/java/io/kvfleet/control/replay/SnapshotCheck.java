@@ -13,14 +13,19 @@ import java.util.SortedMap;
 /**
  * Checks a log against what a coordinator folded: replays the log in the order the coordinator
  * recorded (in a snapshot, or as it reported its {@code FoldPosition}) and compares the hashes.
- * Equal hashes mean the log holds exactly what the coordinator knew at that point.
+ * Equal hashes, and no record of the log before the order's end left out of it, mean the log holds
+ * exactly what the coordinator knew at that point.
  *
  * @param coordinatorHash the hash the coordinator had
  * @param replayHash the hash the replay reached
  * @param records the records the replay folded
+ * @param leftOut how many records of the log lie before the order's end in their partition but
+ *     outside its runs (the fold that recorded it skipped them): a mismatch whatever the hashes
+ * @param firstLeftOut the first of them, for people
  */
 public record SnapshotCheck(String coordinatorId, long coordinatorApplied, String coordinatorHash,
-    SortedMap<String, Long> nextOffsets, long replayApplied, String replayHash, long records, boolean match) {
+    SortedMap<String, Long> nextOffsets, long replayApplied, String replayHash, long records, long leftOut,
+    java.util.List<String> firstLeftOut, boolean match) {
 
   /**
    * Replays {@code source} in a snapshot file's recorded order, forgetting ended transfers as the
@@ -47,11 +52,13 @@ public record SnapshotCheck(String coordinatorId, long coordinatorApplied, Strin
 
   private static SnapshotCheck against(String coordinatorId, long applied, String hash, FoldOrder order,
       FleetState fresh, LogSource source, boolean progress, Verifier verifier) {
-    var replay = new Replay(fresh, ReplayOptions.defaults().verifying(verifier));
-    ReplayRunner.run(source, replay, order, progress);
+    var replay = new Replay(fresh, ReplayOptions.defaults().verifying(verifier)
+        .transferPartitions(verifier.isOn() ? source.transferPartitions() : 0));
+    var leftOut = ReplayRunner.run(source, replay, order, progress);
     var result = replay.finish();
     String replayHash = StateHash.of(result.state());
     return new SnapshotCheck(coordinatorId, applied, hash, order.nextOffsets(), result.state().appliedCount(),
-        replayHash, result.records(), replayHash.equals(hash));
+        replayHash, result.records(), leftOut.size(), leftOut.stream().limit(5).map(Object::toString).toList(),
+        replayHash.equals(hash) && leftOut.isEmpty());
   }
 }

@@ -22,9 +22,14 @@ import java.util.Optional;
  * it are read, from the compressed frame it names. The state reached is the one a replay from the
  * start reaches ({@code TimeTravelTest} checks the hashes). When no snapshot precedes the until
  * (or none fits, or the until names a record position, which only a full read can place), the
- * export is folded from its start.
+ * export is folded from its start. So is it for a replay that verifies signatures: the snapshots
+ * fold every readable record, and such a replay folds only what its writer had the right to say.
  */
 public final class TimeTravel {
+  /** Why a verifying replay starts from the start. */
+  public static final String UNVERIFIED = "the snapshots beside the export fold every record without checking "
+      + "signatures; with --trust the export is folded from its start";
+
   private TimeTravel() {}
 
   /**
@@ -117,7 +122,8 @@ public final class TimeTravel {
   public static Result replay(Path export, ReplayOptions options, Optional<Duration> keepEnded, boolean progress,
       boolean serial) {
     long began = System.nanoTime();
-    var start = start(export, options.until(), keepEnded, serial);
+    var start = options.verifier().isOn() ? new Start(Optional.empty(), options.until(), List.of(UNVERIFIED))
+        : start(export, options.until(), keepEnded, serial);
     var restoring = Duration.ofNanos(System.nanoTime() - began);
     FleetState state = start.snapshot().map(ExportSnapshots.Loaded::state)
         .orElseGet(() -> keepEnded.map(FleetState::keepingEnded).orElseGet(FleetState::new));

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SnapshotStoreTest {
   private static final Instant T0 = Instant.parse("2025-06-01T12:00:00Z");
+  private static final java.util.SortedMap<String, String> IDS = new java.util.TreeMap<>(java.util.Map.of(
+      "kvfleet.nodes", "id-n", "kvfleet.transfers", "id-t"));
   @TempDir Path dir;
 
   /** A state of {@code beats} heartbeats after a join, and the order of the records it folded. */
@@ -38,7 +40,7 @@ class SnapshotStoreTest {
   }
 
   private Path write(SnapshotStore store, int beats) throws Exception {
-    return store.write("c0", state(beats), order(beats + 1), T0.plusSeconds(beats));
+    return store.write("c0", state(beats), order(beats + 1), T0.plusSeconds(beats), IDS);
   }
 
   @Test
@@ -81,7 +83,7 @@ class SnapshotStoreTest {
     var store = new SnapshotStore(dir);
     Path file = write(store, 2);
     String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-    Files.write(file, text.replaceFirst("\"version\":1", "\"version\":9").getBytes(StandardCharsets.ISO_8859_1));
+    Files.write(file, text.replaceFirst("\"version\":2", "\"version\":9").getBytes(StandardCharsets.ISO_8859_1));
 
     var loaded = store.loadNewest("c0");
 
@@ -112,7 +114,7 @@ class SnapshotStoreTest {
     for (int beats = 1; beats <= 5; beats++) {
       write(store, beats);
     }
-    store.write("c1", state(1), order(2), T0);
+    store.write("c1", state(1), order(2), T0, IDS);
 
     assertThat(store.files("c0")).hasSize(SnapshotStore.KEEP)
         .allSatisfy(f -> assertThat(f.getFileName().toString()).startsWith("snapshot-c0-"));

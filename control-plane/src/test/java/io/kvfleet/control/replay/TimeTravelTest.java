@@ -75,6 +75,29 @@ class TimeTravelTest {
     assertThat(result.start().snapshot().isPresent()).isEqualTo(millis >= 4_999);
   }
 
+  /**
+   * The snapshots fold every readable record; a replay with a trust file folds only signed ones. From a
+   * snapshot it would show what it refuses from the start (this export is unsigned: nothing checks).
+   */
+  @Test
+  void aReplayThatVerifiesSignaturesFoldsFromTheStart() {
+    var router = io.kvfleet.events.trust.FleetKey.generate("router-0");
+    var verifier = io.kvfleet.events.trust.Verifier.against(io.kvfleet.events.trust.TrustFile.of(
+        new io.kvfleet.events.trust.KeyBinding("router-0", router.publicKey(), io.kvfleet.events.trust.Role.ROUTER,
+            java.util.Set.of("router-0"), java.util.Set.of())));
+    var until = new Until.AtTime(START.plusMillis(12_345));
+    var options = ReplayOptions.defaults().until(until).verifying(verifier);
+
+    var result = TimeTravel.replay(export, options, KEEP, false);
+
+    var reference = new Replay(FleetState.keepingEnded(KEEP.orElseThrow()), options);
+    ReplayRunner.read(new LogSource.File(export), reference::accept, false);
+    assertThat(result.start().snapshot()).isEmpty();
+    assertThat(result.start().skipped()).containsExactly(TimeTravel.UNVERIFIED);
+    assertThat(StateHash.of(result.replay().state())).isEqualTo(StateHash.of(reference.finish().state()));
+    assertThat(result.replay().state().counts().transfers()).isZero();
+  }
+
   @Test
   void startsFromTheNewestSnapshotBeforeTheTimeAndReadsOnlyWhatFollows() {
     var result = travel(new Until.AtTime(START.plusMillis(12_345)), KEEP);

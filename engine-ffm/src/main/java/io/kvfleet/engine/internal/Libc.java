@@ -26,7 +26,9 @@ public final class Libc {
   public static final int PROT_WRITE = 2;
   public static final int MAP_SHARED = 0x01;
   public static final int MAP_PRIVATE = 0x02;
+  public static final int MAP_FIXED = 0x10;
   public static final int MAP_ANONYMOUS = 0x20;
+  public static final int MAP_NORESERVE = 0x4000;
   public static final long MAP_FAILED = -1L;
   public static final int O_RDONLY = 0;
   public static final int O_RDWR = 2;

@@ -6,7 +6,7 @@ import io.kvfleet.engine.RegistrationFailure;
 
 /**
  * A POSIX shared-memory object mapped read-write into this process. One owner; {@link #close()}
- * unmaps it.
+ * lets the object go and leaves private pages at its range.
  */
 public final class SharedMapping implements AutoCloseable {
   private final String name;
@@ -78,15 +78,23 @@ public final class SharedMapping implements AutoCloseable {
     return length;
   }
 
+  /**
+   * Lets the object go. A peer may still hold a remote key to this range (UCX caches an attached key, and
+   * UCX 1.13 serves a put to it unchecked): the range is not unmapped but mapped over with private
+   * anonymous pages (no swap reserved), so a late write lands where nobody reads it instead of faulting
+   * the agent (SIGSEGV in its UCX progress) or reaching whatever the kernel maps at the address next. The
+   * range's address space stays taken for the process's life; its pages cost memory only once written.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
-    Libc.Result result = Libc.munmap(address, length);
-    if (result.failed()) {
-      throw EngineException.nativeCallFailed("munmap", result.errno(),
+    Libc.Result result = Libc.mmap(address, length, Libc.PROT_READ | Libc.PROT_WRITE,
+        Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS | Libc.MAP_FIXED | Libc.MAP_NORESERVE, -1, 0);
+    if (result.value() == Libc.MAP_FAILED) {
+      throw EngineException.nativeCallFailed("mmap over", result.errno(),
           Libc.strerror(result.errno()), "shared memory " + name + " at " + Hex.range(address, length));
     }
   }

@@ -62,6 +62,32 @@ public record FoldOrder(List<Run> runs) {
     return arranged;
   }
 
+  /**
+   * The records of {@code log} that this order leaves out although they lie before its end in their
+   * partition: what the fold that recorded it skipped (a consumer skips no record it was handed; the
+   * offsets a log has no record at, such as transaction markers, are not in {@code log}).
+   */
+  public List<LogPosition> leftOut(Iterable<LogRecord> log) {
+    Map<String, TreeMap<Long, Long>> covered = new HashMap<>();
+    for (Run run : runs) {
+      covered.computeIfAbsent(LogPosition.partitionKey(run.topic(), run.partition()), k -> new TreeMap<>())
+          .merge(run.from(), run.to(), Math::max);
+    }
+    var next = nextOffsets();
+    var out = new ArrayList<LogPosition>();
+    for (LogRecord record : log) {
+      var at = record.position();
+      if (at.offset() >= next.getOrDefault(at.partitionKey(), 0L)) {
+        continue;
+      }
+      var run = covered.get(at.partitionKey()).floorEntry(at.offset());
+      if (run == null || run.getValue() < at.offset()) {
+        out.add(at);
+      }
+    }
+    return out;
+  }
+
   /** Builds a fold order one record at a time. Not thread-safe: its consumer's thread owns it. */
   public static final class Builder {
     private final List<Run> runs = new ArrayList<>();

@@ -2,8 +2,10 @@ package io.kvfleet.events.replay;
 
 import static java.util.Objects.requireNonNull;
 
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
+import io.kvfleet.events.trust.Placement;
 import io.kvfleet.events.trust.Verdict;
 import io.kvfleet.events.trust.Verifier;
 import java.time.Duration;
@@ -25,6 +27,7 @@ public final class Replay {
   private final Anomalies anomalies = new Anomalies();
   private final History history;
   private final Verifier verifier;
+  private final int transferPartitions;
   private final List<ReplayObserver> observers = new ArrayList<>();
   private long records;
   private long malformed;
@@ -45,6 +48,7 @@ public final class Replay {
     this.until = options.until();
     this.timeline = options.timeline();
     this.verifier = options.verifier();
+    this.transferPartitions = options.transferPartitions();
     this.history = options.explain().isEmpty() ? null : new History(options.explain());
     observers.add(anomalies);
     if (history != null) {
@@ -79,7 +83,7 @@ public final class Replay {
       o.record(record);
     }
     switch (record.value()) {
-      case Decoded.Event e when refusal(e) instanceof Verdict.Refused why -> {
+      case Decoded.Event e when refusal(record, e) instanceof Verdict.Refused why -> {
         refused++;
         for (ReplayObserver o : observers) {
           o.refused(record, e.envelope(), why);
@@ -104,7 +108,14 @@ public final class Replay {
     timeline.accept(new TimelineEntry(records, record, Duration.between(first, record.timestamp())));
   }
 
-  private Verdict refusal(Decoded.Event e) {
+  /** Why a verifying replay does not fold {@code e}: what a verifying coordinator refuses, in its order. */
+  private Verdict refusal(LogRecord record, Decoded.Event e) {
+    var misplaced = !verifier.isOn() ? java.util.Optional.<String>empty() : Placement.misplaced(
+        record.position().topic(), record.position().partition(), record.key().isEmpty() ? null : record.key(), e,
+        transferPartitions);
+    if (misplaced.isPresent()) {
+      return new Verdict.Refused(ReasonCodes.EVENT_MISPLACED, misplaced.get());
+    }
     return verifier.check(e.raw(), e.envelope(), io.kvfleet.events.trust.Dispatch.in(state));
   }
 

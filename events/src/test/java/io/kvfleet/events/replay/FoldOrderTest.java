@@ -45,4 +45,17 @@ class FoldOrderTest {
     assertThat(order.arrange(log)).extracting(r -> r.position().toString())
         .containsExactly("b-0@0", "b-0@1", "a-0@0");
   }
+
+  @Test
+  void namesTheRecordsBeforeItsEndThatItLeavesOut() {
+    // Folded: a-0 0..1 and 3..4 (offset 2 skipped), b-0 0..0; b-0@1 and a-0@5 lie past its end.
+    var order = new FoldOrder(List.of(new FoldOrder.Run("a", 0, 0, 1), new FoldOrder.Run("b", 0, 0, 0),
+        new FoldOrder.Run("a", 0, 3, 4)));
+    var log = List.of(record("a", 0, 0), record("a", 0, 1), record("a", 0, 2), record("a", 0, 3), record("a", 0, 4),
+        record("a", 0, 5), record("b", 0, 0), record("b", 0, 1), record("c", 0, 0));
+
+    assertThat(order.leftOut(log)).extracting(LogPosition::toString).containsExactly("a-0@2");
+    // An offset the log has no record at (a transaction marker) is no gap.
+    assertThat(order.leftOut(List.of(record("a", 0, 0), record("a", 0, 1), record("a", 0, 3)))).isEmpty();
+  }
 }

@@ -63,6 +63,14 @@ final class Script {
     return record(Topics.topicOf(envelope), partition(recordKey), recordKey, CODEC.decode(raw));
   }
 
+  /** {@code event} signed by {@code key}, with the producer's next sequence number, in partition {@code partition}. */
+  Script signedIn(int partition, io.kvfleet.events.trust.FleetKey key, String producer, long epoch, FleetEvent event) {
+    var envelope = new Envelope("e-" + records.size(), producer, epoch,
+        sequences.merge(producer + "@" + epoch, 1L, Long::sum), now, "", event);
+    return record(Topics.topicOf(envelope), partition, Topics.keyOf(envelope),
+        CODEC.decode(io.kvfleet.events.trust.SignedDocument.sign(CODEC.encode(envelope), key)));
+  }
+
   /** {@code event} signed by {@code key}, with the producer's next sequence number. */
   Script signed(io.kvfleet.events.trust.FleetKey key, String producer, long epoch, FleetEvent event) {
     return signed(key, producer, epoch, sequences.merge(producer + "@" + epoch, 1L, Long::sum), event);

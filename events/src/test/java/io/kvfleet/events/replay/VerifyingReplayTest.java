@@ -13,6 +13,7 @@ import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.trust.FleetKey;
 import io.kvfleet.events.trust.KeyBinding;
+import io.kvfleet.events.trust.Placement;
 import io.kvfleet.events.trust.Role;
 import io.kvfleet.events.trust.TrustFile;
 import io.kvfleet.events.trust.Verifier;
@@ -65,6 +66,30 @@ class VerifyingReplayTest {
     // The real heartbeat at sequence 1000 was folded, not taken for a redelivery of the forgery.
     assertThat(result.anomalies().count(AnomalyKind.DUPLICATE)).isZero();
     assertThat(result.state().hasSeen("d0", 1, 1_000)).isTrue();
+  }
+
+  /**
+   * A router's genuine request, signed, copied into another transfers partition than its key hashes to:
+   * the signature still checks (neither key nor partition is signed), and a verifying coordinator refuses
+   * it as misplaced; a verifying replay must refuse it alike, or its hash is not the coordinator's.
+   */
+  @Test
+  void refusesASignedRecordOutOfItsPartitionAsAVerifyingCoordinatorDoes() {
+    int right = Placement.partitionOf("p0", 3);
+    var log = new Script()
+        .signed(p0, "p0", 1, joined("p0", 1)).signed(d0, "d0", 1, joined("d0", 1))
+        .signedIn(right, router, "router", 1, request("t-good", "p0", 1, "d0", 1))
+        .signedIn((right + 1) % 3, router, "router", 1, request("t-copied", "p0", 1, "d0", 1));
+
+    ReplayResult result = log.replay(ReplayOptions.defaults().verifying(Verifier.against(trust)).transferPartitions(3));
+
+    assertThat(result.anomalies().of(AnomalyKind.UNAUTHENTICATED)).extracting(Anomaly::message)
+        .singleElement().asString().startsWith(ReasonCodes.EVENT_MISPLACED).contains("murmur2");
+    assertThat(result.state().transfer("t-good")).isPresent();
+    assertThat(result.state().transfer("t-copied")).isEmpty();
+    // Without the partition count (or without a trust file) the copy is folded like any record.
+    assertThat(log.replay(ReplayOptions.defaults().verifying(Verifier.against(trust))).state().transfer("t-copied"))
+        .isPresent();
   }
 
   @Test
