@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 public final class Json {
   private static final ObjectMapper MAPPER = JsonMapper.builder()
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      // A length of 1.5 was registered as 1: a number that is not whole is refused, not truncated.
+      .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
       .build();
 
   private Json() {}

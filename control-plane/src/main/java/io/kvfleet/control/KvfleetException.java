@@ -22,7 +22,9 @@ public final class KvfleetException extends RuntimeException {
     /** The input names something that does not exist (a region this node does not hold). */
     NOT_FOUND,
     /** Not now, but soon: the node agent is joining again with a new epoch; try again shortly. */
-    REJOINING
+    REJOINING,
+    /** Never again: another agent joined under this node id, and this one serves no more. */
+    SUPERSEDED
   }
 
   private final Kind kind;
@@ -93,6 +95,13 @@ public final class KvfleetException extends RuntimeException {
   public static KvfleetException rejoining(String nodeId) {
     return new KvfleetException(Kind.REJOINING, nodeId + " is joining again with a new epoch (its lease"
         + " lapsed or the fleet declared it lost); nothing was registered: try again in a second", null);
+  }
+
+  /** Another agent joined as {@code nodeId} at {@code otherEpoch} from {@code otherHost}, while this one served {@code epoch}. */
+  public static KvfleetException superseded(String nodeId, long epoch, long otherEpoch, String otherHost) {
+    return new KvfleetException(Kind.SUPERSEDED, "another agent joined as " + nodeId + " (epoch " + otherEpoch
+        + ", host " + otherHost + "), so this one (epoch " + epoch + ") serves no more: two agents must not share a"
+        + " node id; register with the agent now serving " + nodeId + ", or stop one of them", null);
   }
 
   /** A reader found no topic {@code topic} at {@code bootstrapServers} (Kafka answers an empty list for it). */

@@ -12,17 +12,29 @@ public final class EngineException extends RuntimeException {
   private final long nativeCode;
   private final transient Diagnosis diagnosis;
   private final TransferFailure transferFailure;
+  private final boolean busy;
 
   private EngineException(String message, long nativeCode, Diagnosis diagnosis, Throwable cause) {
-    this(message, nativeCode, diagnosis, cause, null);
+    this(message, nativeCode, diagnosis, cause, null, false);
   }
 
   private EngineException(String message, long nativeCode, Diagnosis diagnosis, Throwable cause,
       TransferFailure transferFailure) {
+    this(message, nativeCode, diagnosis, cause, transferFailure, false);
+  }
+
+  private EngineException(String message, long nativeCode, Diagnosis diagnosis, Throwable cause,
+      TransferFailure transferFailure, boolean busy) {
     super(message, cause);
     this.nativeCode = nativeCode;
     this.diagnosis = diagnosis;
     this.transferFailure = transferFailure;
+    this.busy = busy;
+  }
+
+  /** Whether the call was refused only for now: what it touches is in use, and the same call may succeed later. */
+  public boolean busy() {
+    return busy;
   }
 
   /** The native status or errno behind this failure, 0 when none. */
@@ -111,7 +123,7 @@ public final class EngineException extends RuntimeException {
   /** A region was deregistered while transfer batches still touch it. */
   public static EngineException busy(String what, int inFlight) {
     return new EngineException(
-        what + " has " + inFlight + " transfer batch(es) in flight; await them first", 0, null, null);
+        what + " has " + inFlight + " transfer batch(es) in flight; await them first", 0, null, null, null, true);
   }
 
   /** An object was used after close. */

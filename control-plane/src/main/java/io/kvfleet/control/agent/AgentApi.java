@@ -70,14 +70,21 @@ final class AgentApi {
     };
   }
 
-  /** The status by what went wrong: a full buffer or an absent Kafka is unavailable, not the caller's fault. */
+  /**
+   * The status by what went wrong: a full buffer or an absent Kafka is unavailable, a region still moving
+   * bytes is a conflict to retry later; neither is the caller's fault.
+   */
   static int status(Throwable error) {
+    if (error instanceof io.kvfleet.engine.EngineException engine && engine.busy()) {
+      return 409;
+    }
     if (!(error instanceof KvfleetException known)) {
       return 400;
     }
     return switch (known.kind()) {
       case BUFFER_FULL, KAFKA_UNREACHABLE, KAFKA_REFUSED, KAFKA_START_FAILED, REJOINING -> 503;
       case NOT_FOUND -> 404;
+      case SUPERSEDED -> 409;
       case BAD_INPUT, BENCH_FAILED -> 400;
     };
   }

@@ -35,6 +35,8 @@ public record Component(
     lengths = List.copyOf(requireNonNull(lengths, "lengths must not be null"));
     itemLengths = List.copyOf(requireNonNull(itemLengths, "itemLengths must not be null"));
     handles = List.copyOf(requireNonNull(handles, "handles must not be null"));
+    requireShort(name, "a component's name");
+    handles.forEach(h -> requireShort(h, name + ": a handle"));
     if (addresses.size() != lengths.size()) {
       throw new IllegalArgumentException(name + ": " + addresses.size() + " addresses but "
           + lengths.size() + " lengths; the lists must be parallel");
@@ -46,6 +48,21 @@ public record Component(
     if (!handles.isEmpty() && handles.size() != addresses.size()) {
       throw new IllegalArgumentException(name + ": " + handles.size() + " handles for "
           + addresses.size() + " entries; give one per entry or none");
+    }
+  }
+
+  /** The longest name, handle, model id or dtype a worker may give, in characters. */
+  public static final int LONGEST_NAME = 256;
+
+  /**
+   * Refuses a name longer than {@link #LONGEST_NAME}: every registration outcome carries it in an event,
+   * and one event over Kafka's record limit never reaches the log (the agent then reported it pending
+   * for ever, and could not join again after a fence).
+   */
+  static void requireShort(String value, String what) {
+    if (value != null && value.length() > LONGEST_NAME) {
+      throw new IllegalArgumentException(what + " is " + value.length() + " characters long; at most "
+          + LONGEST_NAME + " are taken");
     }
   }
 

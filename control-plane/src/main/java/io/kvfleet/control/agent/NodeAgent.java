@@ -74,6 +74,9 @@ public final class NodeAgent extends VerticleBase {
   private long leftSent = -1;
   private Future<Void> goodbye;
   private boolean rejoining;
+  /** The join of another agent under this node id, once read: this agent then serves no more. */
+  private volatile PeerJoined supersededBy;
+  private final io.vertx.core.Promise<PeerJoined> superseded = io.vertx.core.Promise.promise();
   private volatile boolean stopping;
   /**
    * The requests this node has run (transfer id and request record), over all its incarnations: an
@@ -192,7 +195,40 @@ public final class NodeAgent extends VerticleBase {
           if (lostEpoch == config.epoch()) {
             fence(ReasonCodes.PEER_LOST, "the fleet declared " + config.nodeId() + " epoch " + lostEpoch + " lost");
           }
-        });
+        }, this::joinedElsewhere);
+  }
+
+  /**
+   * Another agent joined under this node id (the watch reads this incarnation's own join too, and later
+   * ones of this agent open their own watch): the newest join is the node's for the fleet, so this agent
+   * stops serving for good. It fails what it holds, says goodbye for its epoch ({@code STALE_EPOCH}), stops
+   * heartbeating and refuses its worker's calls (409); it does not join again, which would only take the
+   * node back from the other, and so on. Two agents must not share a node id: the log says which did.
+   */
+  private void joinedElsewhere(PeerJoined other) {
+    if (other.epoch() == config.epoch() || supersededBy != null || crashed || stopping) {
+      return;
+    }
+    supersededBy = other;
+    String why = "another agent joined as " + config.nodeId() + " (epoch " + other.epoch() + ", host " + other.host()
+        + ") while this one serves epoch " + config.epoch() + ": two agents must not share a node id";
+    LOG.error("{}; this one stops serving (fails what it holds, says goodbye) and does not join again: stop one of "
+        + "them, or give it another --id", why);
+    if (lease != null) {
+      lease.revoke();
+    }
+    vertx.cancelTimer(heartbeatTimer);
+    vertx.cancelTimer(fenceTimer);
+    Future<?> drained = runner == null || rejoining ? Future.succeededFuture()
+        : runner.drain(config.lease(), ReasonCodes.STALE_EPOCH, why);
+    drained.compose(done -> leave(ReasonCodes.STALE_EPOCH).timeout(config.lease().toMillis(), TimeUnit.MILLISECONDS)
+            .otherwiseEmpty())
+        .onComplete(left -> superseded.tryComplete(other));
+  }
+
+  /** Completes once another agent joined under this node id and this one stopped serving (see {@link #joinedElsewhere}). */
+  public Future<PeerJoined> superseded() {
+    return superseded.future();
   }
 
   /**
@@ -240,7 +276,7 @@ public final class NodeAgent extends VerticleBase {
    * for its epoch, and join again with a new epoch and the same registrations.
    */
   private void fence(String reason, String why) {
-    if (rejoining || crashed || stopping || runner.leaving()) {
+    if (rejoining || crashed || stopping || supersededBy != null || runner.leaving()) {
       return;
     }
     rejoining = true;
@@ -264,7 +300,7 @@ public final class NodeAgent extends VerticleBase {
 
   /** Joins with an epoch after {@code after}; if that fails (Kafka still away), tries again a heartbeat later. */
   private void joinAgain(long after) {
-    if (crashed || stopping) {
+    if (crashed || stopping || supersededBy != null) {
       rejoining = false;
       return;
     }
@@ -344,14 +380,22 @@ public final class NodeAgent extends VerticleBase {
         .map(old -> vertx.executeBlocking(java.util.concurrent.Executors.callable(old::close), false)).toList());
   }
 
+  /** Why a worker's call is refused now: this agent serves no more (another joined as this node), or it is joining again. */
+  private java.util.Optional<KvfleetException> refusal() {
+    if (supersededBy != null) {
+      return java.util.Optional.of(KvfleetException.superseded(config.nodeId(), config.epoch(), supersededBy.epoch(),
+          supersededBy.host()));
+    }
+    return rejoining ? java.util.Optional.of(KvfleetException.rejoining(config.nodeId())) : java.util.Optional.empty();
+  }
+
   /**
    * Registers buffers for a local worker: one outcome per region and backend, the policy's
    * decisions, all published; answers once Kafka has them, or after a few seconds with the events
    * marked pending. Refused up front, with nothing registered, when the event buffer is full.
    */
   public Future<RegistrationAnswer> register(List<Component> components) {
-    return rejoining ? Future.failedFuture(KvfleetException.rejoining(config.nodeId()))
-        : registrations.register(components);
+    return refusal().map(Future::<RegistrationAnswer>failedFuture).orElseGet(() -> registrations.register(components));
   }
 
   /**
@@ -359,14 +403,12 @@ public final class NodeAgent extends VerticleBase {
    * layout event follows the registration outcomes on the node's key, so Kafka keeps them in order.
    */
   public Future<RegistrationAnswer> declare(ServedModel model) {
-    return rejoining ? Future.failedFuture(KvfleetException.rejoining(config.nodeId()))
-        : registrations.declare(model);
+    return refusal().map(Future::<RegistrationAnswer>failedFuture).orElseGet(() -> registrations.declare(model));
   }
 
   /** Releases a region for a local worker; fails when the node holds no such region. */
   public Future<RegistrationAnswer> deregister(String regionId) {
-    return rejoining ? Future.failedFuture(KvfleetException.rejoining(config.nodeId()))
-        : registrations.deregister(regionId);
+    return refusal().map(Future::<RegistrationAnswer>failedFuture).orElseGet(() -> registrations.deregister(regionId));
   }
 
   /** The port of the local registration API, -1 when it has none. */

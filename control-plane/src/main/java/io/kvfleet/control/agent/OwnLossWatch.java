@@ -2,6 +2,7 @@ package io.kvfleet.control.agent;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.kafka.KafkaClients;
+import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
@@ -20,8 +21,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * Reads the node topic's partition that holds this node's events (its key, murmur2 like every
  * kvfleet producer) from the moment the agent joined, and calls back when the fleet declares an
- * epoch of this node lost: the log is the authority, so an agent that reads its own loss stops
- * and rejoins whatever its own lease says. Runs on the agent's event loop; its Kafka client is
+ * epoch of this node lost (the log is the authority, so an agent that reads its own loss stops
+ * and rejoins whatever its own lease says), and on every join under this node id. Runs on the agent's event loop; its Kafka client is
  * built on a worker.
  */
 final class OwnLossWatch {
@@ -38,17 +39,21 @@ final class OwnLossWatch {
    * {@code verifier} trusts (a forged {@code peer.lost} does not fence a healthy agent in a signed fleet).
    */
   static Future<OwnLossWatch> start(Vertx vertx, String bootstrapServers, String nodeId, Verifier verifier,
-      Consumer<Long> lost) {
+      Consumer<Long> lost, Consumer<PeerJoined> joined) {
     return KafkaClients.<String, Decoded>vertxConsumer(vertx, bootstrapServers, Map.of(
             "client.id", "kvfleet-" + nodeId + "-own-loss", "enable.auto.commit", "false",
             "auto.offset.reset", "latest"), new StringDeserializer(), new EnvelopeDeserializer())
         .compose(consumer -> closedOnFailure(consumer, fromTheEnd(consumer, bootstrapServers, Topics.NODES, nodeId)
             // The handler last, as in OrderLog: with it Vert.x starts polling, and tasks wait behind a poll.
             .map(start -> new OwnLossWatch(consumer.handler(record -> {
-              if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof PeerLost l
-                  && l.nodeId().equals(nodeId)
-                  && verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted) {
+              if (!(record.value() instanceof Decoded.Event e)
+                  || !(verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty()) instanceof Verdict.Trusted)) {
+                return;
+              }
+              if (e.envelope().data() instanceof PeerLost l && l.nodeId().equals(nodeId)) {
                 lost.accept(l.epoch());
+              } else if (e.envelope().data() instanceof PeerJoined j && j.nodeId().equals(nodeId)) {
+                joined.accept(j);
               }
             }), nodeId))));
   }

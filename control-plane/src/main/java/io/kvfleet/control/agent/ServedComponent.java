@@ -18,6 +18,7 @@ public record ServedComponent(Component buffers, String dtype, int pageSize, Lis
   public ServedComponent {
     requireNonNull(buffers, "buffers must not be null");
     requireNonNull(dtype, "dtype must not be null (use \"\")");
+    Component.requireShort(dtype, buffers.name() + ": dtype");
     layers = List.copyOf(requireNonNull(layers, "layers must not be null"));
     int n = buffers.addresses().size();
     if (!layers.isEmpty() && layers.size() != n) {

@@ -9,6 +9,7 @@ import java.util.List;
 public record ServedModel(String modelId, int tpRank, int tpSize, List<ServedComponent> components) {
   public ServedModel {
     requireNonNull(modelId, "modelId must not be null");
+    Component.requireShort(modelId, "modelId");
     components = List.copyOf(requireNonNull(components, "components must not be null"));
     if (tpSize < 1 || tpRank < 0 || tpRank >= tpSize) {
       throw new IllegalArgumentException("tensor-parallel rank " + tpRank + " of size " + tpSize + " is not a rank");

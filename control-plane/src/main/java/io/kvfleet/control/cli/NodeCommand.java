@@ -114,6 +114,12 @@ final class NodeCommand implements Callable<Integer> {
         dataPlane.close();
       }
     }));
+    agent.superseded().onSuccess(other -> {
+      System.err.println("node " + nodeId + " epoch " + epoch + ": another agent joined as " + nodeId + " (epoch "
+          + other.epoch() + ", host " + other.host() + "); this one stopped serving and exits (two agents must not"
+          + " share a node id)");
+      new Thread(() -> System.exit(3), "kvfleet-superseded-exit").start(); // the shutdown hook needs the event loop
+    });
     System.out.println("node " + nodeId + " epoch " + epoch + " joined; logs in " + Kvfleet.logFile());
     System.out.println("kvfleet-node-api-token-file=" + tokenFile.toAbsolutePath());
     System.out.println("kvfleet-node-api=http://127.0.0.1:" + agent.httpPort());

@@ -27,6 +27,13 @@ class AgentApiStatusTest {
     assertThat(AgentApi.status(KvfleetException.badInput("no region is named like this"))).isEqualTo(400);
   }
 
+  /** A worker's client takes a 400 for "do not retry": a region still moving bytes is a conflict to retry. */
+  @Test
+  void aRegionWithTransfersInFlightIsAConflictNotBadInput() {
+    assertThat(AgentApi.status(io.kvfleet.engine.EngineException.busy("kv-0 on ucx", 1))).isEqualTo(409);
+    assertThat(AgentApi.status(io.kvfleet.engine.EngineException.closed("the engine"))).isEqualTo(400);
+  }
+
   @Test
   void onlyARefusalByTheFullBufferCountsAsFull() {
     assertThat(KvfleetException.isBufferFull(KvfleetException.bufferFull("prefill-0", 10))).isTrue();

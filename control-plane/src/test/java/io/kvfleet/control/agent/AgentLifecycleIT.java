@@ -3,6 +3,7 @@ package io.kvfleet.control.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.dataplane.InProcessDataPlane;
 import io.kvfleet.control.kafka.Await;
 import io.kvfleet.control.kafka.Collected;
@@ -13,6 +14,7 @@ import io.kvfleet.control.kafka.FleetTopics;
 import io.kvfleet.control.kafka.OpenClients;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.Topics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -130,6 +132,38 @@ class AgentLifecycleIT {
         && l.epoch() == 1).as("peer.left records of twice-0 epoch 1").hasSize(1);
   }
 
+  /**
+   * A second agent started with the same node id: the fleet takes the newest join, and the first agent kept
+   * heartbeating its stale epoch and telling its worker "registered" for regions the fleet held stale. It now
+   * reads the other's join, fails what it holds, says goodbye, stops heartbeating and refuses its worker.
+   */
+  @Test
+  void anAgentThatReadsAnotherJoinUnderItsNodeIdStopsServingForGood() throws Exception {
+    FleetTopics.ensure(servers, (short) 1);
+    var log = new Collected();
+    owned.add(EventTail.start(servers, List.of(Topics.NODES), log::add));
+    var first = agent("twin-0", -1, 1);
+    await(vertx.deployVerticle(first));
+    var second = agent("twin-0", -1, 2);
+    await(vertx.deployVerticle(second));
+
+    var other = await(first.superseded());
+    assertThat(other.epoch()).isEqualTo(2);
+    assertThatThrownBy(() -> await(first.register(List.of())))
+        .cause().isInstanceOf(KvfleetException.class).hasMessageContaining("another agent joined as twin-0 (epoch 2");
+    readPastTheGoodbyes("twin-0", log);
+    long leftAt = log.envelopes().stream().filter(e -> e.data() instanceof PeerLeft l && l.nodeId().equals("twin-0")
+        && l.epoch() == 1 && l.reason().equals(ReasonCodes.STALE_EPOCH)).mapToLong(e -> e.sequence()).findFirst()
+        .orElseThrow(() -> new AssertionError("no peer.left STALE_EPOCH of twin-0 epoch 1 in " + log.envelopes()));
+    Thread.sleep(1_500); // three heartbeat periods of the first agent
+    readPastTheGoodbyes("twin-0", log);
+    assertThat(log.envelopes()).as("heartbeats of twin-0 epoch 1 after its goodbye")
+        .noneMatch(e -> e.data() instanceof PeerHeartbeat h && h.nodeId().equals("twin-0") && h.epoch() == 1
+            && e.sequence() > leftAt);
+    assertThat(second.superseded().isComplete()).as("the newer agent serves on").isFalse();
+    assertThat(AgentApi.status(KvfleetException.superseded("twin-0", 1, 2, "h"))).isEqualTo(409);
+  }
+
   /** Publishes a record after every goodbye on {@code nodeId}'s partition and waits for the tail to read it. */
   private void readPastTheGoodbyes(String nodeId, Collected log) throws Exception {
     try (var marker = new EventPublisher(servers, "marker-" + nodeId, 1, Clock.systemUTC())) {
@@ -158,9 +192,13 @@ class AgentLifecycleIT {
 
   /** An agent with no buffers and a 500 ms heartbeat, its local API on {@code httpPort} (-1: none). */
   private NodeAgent agent(String nodeId, int httpPort) {
-    var config = new AgentConfig(nodeId, 1, "127.0.0.1", List.of(), RegistrationPolicy.CONTINUE_WITHOUT,
+    return agent(nodeId, httpPort, 1);
+  }
+
+  private NodeAgent agent(String nodeId, int httpPort, long epoch) {
+    var config = new AgentConfig(nodeId, epoch, "127.0.0.1", List.of(), RegistrationPolicy.CONTINUE_WITHOUT,
         Duration.ofMillis(500), httpPort);
-    var publisher = new EventPublisher(servers, nodeId, 1, Clock.systemUTC());
+    var publisher = new EventPublisher(servers, nodeId, epoch, Clock.systemUTC());
     owned.add(publisher);
     return new NodeAgent(config, new InProcessDataPlane(), publisher);
   }
