@@ -24,7 +24,9 @@ public final class KvfleetException extends RuntimeException {
     /** Not now, but soon: the node agent is joining again with a new epoch; try again shortly. */
     REJOINING,
     /** Never again: another agent joined under this node id, and this one serves no more. */
-    SUPERSEDED
+    SUPERSEDED,
+    /** Not now: what the call touches is still in use (a region moving bytes); the same call may succeed later. */
+    BUSY
   }
 
   private final Kind kind;
@@ -102,6 +104,11 @@ public final class KvfleetException extends RuntimeException {
     return new KvfleetException(Kind.SUPERSEDED, "another agent joined as " + nodeId + " (epoch " + otherEpoch
         + ", host " + otherHost + "), so this one (epoch " + epoch + ") serves no more: two agents must not share a"
         + " node id; register with the agent now serving " + nodeId + ", or stop one of them", null);
+  }
+
+  /** {@code what} is in use now (a region with transfers in flight); nothing was changed. */
+  public static KvfleetException busy(String what) {
+    return new KvfleetException(Kind.BUSY, what + "; nothing was released: try again once they end", null);
   }
 
   /** A reader found no topic {@code topic} at {@code bootstrapServers} (Kafka answers an empty list for it). */

@@ -75,16 +75,13 @@ final class AgentApi {
    * bytes is a conflict to retry later; neither is the caller's fault.
    */
   static int status(Throwable error) {
-    if (error instanceof io.kvfleet.engine.EngineException engine && engine.busy()) {
-      return 409;
-    }
     if (!(error instanceof KvfleetException known)) {
       return 400;
     }
     return switch (known.kind()) {
       case BUFFER_FULL, KAFKA_UNREACHABLE, KAFKA_REFUSED, KAFKA_START_FAILED, REJOINING -> 503;
       case NOT_FOUND -> 404;
-      case SUPERSEDED -> 409;
+      case SUPERSEDED, BUSY -> 409;
       case BAD_INPUT, BENCH_FAILED -> 400;
     };
   }

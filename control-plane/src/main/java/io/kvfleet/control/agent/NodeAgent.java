@@ -77,6 +77,7 @@ public final class NodeAgent extends VerticleBase {
   /** The join of another agent under this node id, once read: this agent then serves no more. */
   private volatile PeerJoined supersededBy;
   private final io.vertx.core.Promise<PeerJoined> superseded = io.vertx.core.Promise.promise();
+  private final List<java.util.function.BiConsumer<Long, Long>> rejoined = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean stopping;
   /**
    * The requests this node has run (transfer id and request record), over all its incarnations: an
@@ -226,6 +227,12 @@ public final class NodeAgent extends VerticleBase {
         .onComplete(left -> superseded.tryComplete(other));
   }
 
+  /** Calls {@code listener} with the old and the new epoch each time this agent joins again (the node process prints it). */
+  public NodeAgent onRejoin(java.util.function.BiConsumer<Long, Long> listener) {
+    rejoined.add(listener);
+    return this;
+  }
+
   /** Completes once another agent joined under this node id and this one stopped serving (see {@link #joinedElsewhere}). */
   public Future<PeerJoined> superseded() {
     return superseded.future();
@@ -321,6 +328,7 @@ public final class NodeAgent extends VerticleBase {
         rejoining = false;
         if (done.succeeded()) {
           LOG.warn("{} joined again as epoch {} (was {})", config.nodeId(), config.epoch(), was);
+          rejoined.forEach(listener -> listener.accept(was, config.epoch()));
         }
         return;
       }

@@ -77,7 +77,7 @@ final class OwnLossWatch {
 
   /** The partition Kafka's default partitioner gives a record keyed {@code key}. */
   static int partition(String key, int partitions) {
-    return io.kvfleet.events.trust.Placement.partitionOf(key, partitions);
+    return io.kvfleet.control.kafka.TransferPlacement.partitionOf(key, partitions);
   }
 
   Future<Void> close() {

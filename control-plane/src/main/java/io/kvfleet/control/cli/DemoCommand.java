@@ -170,10 +170,13 @@ final class DemoCommand implements Callable<Integer> {
 
   private static String summary(FleetState state, long malformed) {
     var c = state.counts();
-    return String.format("kvfleet demo: %d events; peers %d (alive %d); regions live %d, failed registrations %d,"
-        + " skipped %d; transfers %d: completed %d, rejected %d, failed %d, timed out %d, in flight %d,"
+    long refusedRegions = state.failures().stream().map(f -> f.nodeId() + "/" + f.epoch() + "/" + f.region().regionId())
+        .distinct().count();
+    return String.format("kvfleet demo: %d events; peers %d (alive %d); regions live %d, refused %d (%d backend refusals)"
+        + ", skipped %d; transfers %d: completed %d, rejected %d, failed %d, timed out %d, in flight %d,"
         + " late outcomes %d; sequence gaps %d; invariant violations %d; malformed records %d; state hash %s",
-        c.applied(), c.peers(), c.alivePeers(), c.liveRegions(), c.registrationFailures(), c.skippedRegions(),
+        c.applied(), c.peers(), c.alivePeers(), c.liveRegions(), refusedRegions, c.registrationFailures(),
+        c.skippedRegions(),
         c.transfers(), c.completed(), c.rejected(), c.failed(), c.timedOut(), c.inFlight(), c.lateOutcomes(),
         c.missingSequences(), c.violations(), malformed, StateHash.of(state).substring(0, 16));
   }

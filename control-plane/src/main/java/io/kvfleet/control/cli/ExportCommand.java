@@ -60,6 +60,10 @@ final class ExportCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the summary as JSON")
   boolean json;
 
+  @Option(names = "--force", description = "Replace the output file if it exists (by default an export is never "
+      + "written over one: it may be the evidence of an earlier incident)")
+  boolean force;
+
   @Override
   public Integer call() {
     try {
@@ -73,6 +77,10 @@ final class ExportCommand implements Callable<Integer> {
       var folder = output.toAbsolutePath().getParent();
       if (folder != null && !java.nio.file.Files.isDirectory(folder)) {
         throw KvfleetException.badInput("cannot write " + output + ": its folder does not exist");
+      }
+      if (java.nio.file.Files.exists(output, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !force) {
+        throw KvfleetException.badInput(output + " exists (an earlier export?): nothing was written; give another -o,"
+            + " or --force to replace it");
       }
       if (keepEnded != null && snapshotsEvery <= 0) {
         throw new IllegalArgumentException("--keep-ended is the window of the snapshots: give --snapshots-every too");

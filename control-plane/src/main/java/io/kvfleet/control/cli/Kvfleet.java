@@ -68,6 +68,7 @@ public final class Kvfleet implements Runnable {
     commands.put("kafka", KafkaCommand.class);
     commands.put("coordinator", CoordinatorCommand.class);
     commands.put("node", NodeCommand.class);
+    commands.put("request", RequestCommand.class);
     commands.put("bench", BenchCommand.class);
     commands.put("chaos", ChaosCommand.class);
     commands.put("export", ExportCommand.class);

@@ -114,6 +114,9 @@ final class NodeCommand implements Callable<Integer> {
         dataPlane.close();
       }
     }));
+    agent.onRejoin((was, now) -> System.out.println("node " + nodeId + " epoch " + now + " joined again (epoch " + was
+        + " was fenced: its lease lapsed or the fleet declared it lost; why is in the log); requests must name the new"
+        + " epoch"));
     agent.superseded().onSuccess(other -> {
       System.err.println("node " + nodeId + " epoch " + epoch + ": another agent joined as " + nodeId + " (epoch "
           + other.epoch() + ", host " + other.host() + "); this one stopped serving and exits (two agents must not"

@@ -2,6 +2,8 @@ package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.replay.LogSource;
+import io.kvfleet.control.kafka.TransferPlacement;
+import io.kvfleet.events.replay.Placement;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.trust.TrustException;
 import io.kvfleet.events.trust.TrustFile;
@@ -22,7 +24,8 @@ final class ReadTrustOptions {
    */
   ReplayOptions verifying(ReplayOptions options, LogSource source, String command) {
     Verifier verifier = verifier(command);
-    return options.verifying(verifier).transferPartitions(verifier.isOn() ? source.transferPartitions() : 0);
+    return options.verifying(verifier)
+        .placement(verifier.isOn() ? TransferPlacement.of(source.transferPartitions()) : Placement.ANYWHERE);
   }
 
   /** The verifier for this run; says on stderr when signatures are not checked. */

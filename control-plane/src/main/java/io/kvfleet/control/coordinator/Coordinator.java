@@ -261,6 +261,12 @@ public final class Coordinator extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    // What it folded since its last snapshot is kept first: a restart then resumes from where this one stopped.
+    return bounded("its last snapshot", snapshots.writeIfNew(vertx, publisher.producerId(), state, folded, clock))
+        .transform(written -> closeParts());
+  }
+
+  private Future<?> closeParts() {
     Future<?> reading = consumer == null ? Future.succeededFuture() : bounded("its Kafka consumer", consumer.close());
     var closing = transfers == null ? reading : Future.join(reading, bounded("its group consumer", transfers.close()));
     return Future.join(closing, bounded("its ops server", watcher.stopped()))

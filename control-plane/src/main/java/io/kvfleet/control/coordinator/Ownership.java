@@ -1,7 +1,7 @@
 package io.kvfleet.control.coordinator;
 
 import io.kvfleet.events.codec.Decoded;
-import io.kvfleet.events.trust.Placement;
+import io.kvfleet.control.kafka.TransferPlacement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,9 +64,9 @@ final class Ownership {
     return partitions > 0 && partition >= 0 && partitionOf(sourceNode, partitions) != partition;
   }
 
-  /** {@link Placement#misplaced} over this coordinator's transfers topic (empty while its partitions are unknown). */
+  /** {@link TransferPlacement#misplaced} over this coordinator's transfers topic (empty while its partitions are unknown). */
   java.util.Optional<String> misplaced(String topic, int partition, String key, Decoded value) {
-    return Placement.misplaced(topic, partition, key, value, partitions);
+    return TransferPlacement.misplaced(topic, partition, key, value, partitions);
   }
 
   /** Whether {@code nodeId}'s transfers are in partition {@code partition}. */
@@ -108,6 +108,6 @@ final class Ownership {
 
   /** The partition Kafka's default partitioner puts {@code key} in. */
   static int partitionOf(String key, int partitions) {
-    return Placement.partitionOf(key, partitions);
+    return TransferPlacement.partitionOf(key, partitions);
   }
 }

@@ -155,21 +155,23 @@ final class Snapshotting {
     }
   }
 
-  /** Writes a snapshot now if anything was folded since the last (on catching up, however short the log). */
-  void writeIfNew(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
-    if (state.appliedCount() > lastApplied) {
-      write(vertx, coordinatorId, state, order, clock);
-    }
+  /**
+   * Writes a snapshot now if anything was folded since the last (on catching up, however short the log, and
+   * on a clean stop, so that a restart resumes from where this one stopped); completes once written.
+   */
+  Future<?> writeIfNew(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
+    return state.appliedCount() > lastApplied ? write(vertx, coordinatorId, state, order, clock)
+        : Future.succeededFuture();
   }
 
-  private void write(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
+  private Future<?> write(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
     if (store == null || topicIds == null || writing) {
-      return;
+      return Future.succeededFuture();
     }
     writing = true;
     var snapshot = StateSnapshot.of(state);
     var folded = order.build();
-    vertx.executeBlocking(() -> store.write(coordinatorId, snapshot, folded, clock.instant(), topicIds))
+    return vertx.executeBlocking(() -> store.write(coordinatorId, snapshot, folded, clock.instant(), topicIds))
         .onComplete(done -> {
           writing = false;
           if (done.succeeded()) {

@@ -1,5 +1,6 @@
 package io.kvfleet.control.dataplane;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.protocol.TransferOrder;
 import io.kvfleet.control.protocol.StagedChunk;
 import io.kvfleet.control.protocol.Landings;
@@ -148,7 +149,15 @@ public final class EngineDataPlane implements DataPlane {
   @Override
   public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
     List<FleetEvent> events = new ArrayList<>();
-    for (Registration registration : engine.registrations(regionId)) {
+    var registrations = engine.registrations(regionId);
+    // Every backend or none: one released before a busy one was refused left its release unsaid.
+    for (Registration registration : registrations) {
+      if (registration.inFlight() > 0) {
+        throw KvfleetException.busy(regionId + " on " + registration.backend() + " has " + registration.inFlight()
+            + " transfer batch(es) in flight");
+      }
+    }
+    for (Registration registration : registrations) {
       engine.deregister(registration);
       events.add(new RegionDeregistered(nodeId, epoch, regionId, registration.backend(), "deregistered by the worker"));
     }

@@ -54,12 +54,16 @@ public final class FleetMetrics {
     return registry;
   }
 
-  /** Counts {@code record}, just folded; a redelivered event counts once (the fold skipped it). */
-  public void folded(LogRecord record, boolean redelivered) {
+  /**
+   * Counts {@code record}, just folded into {@code state}; a redelivered event counts once (the fold
+   * skipped it), and a transfer's end counts as its ending only if the fold kept it (a late outcome, or
+   * an end of a transfer the fold does not hold, is counted apart), so the endings add up as a replay's do.
+   */
+  public void folded(LogRecord record, FleetState state, boolean redelivered) {
     switch (record.value()) {
       case Decoded.Event e -> {
         if (!redelivered) {
-          event(record, e.envelope());
+          event(record, e.envelope(), state);
         }
       }
       case Decoded.Malformed m -> registry.counter("kvfleet_records_malformed", "topic", record.position().topic())
@@ -67,14 +71,17 @@ public final class FleetMetrics {
     }
   }
 
-  /** Counts every event of a replay, with the state as it stood just before it (for redeliveries). */
-  public void replayed(LogRecord record, FleetState before) {
+  /** Folds a replay's next record into {@code state} and counts it. */
+  public void replayed(LogRecord record, FleetState state) {
     boolean redelivered = record.value() instanceof Decoded.Event e
-        && before.hasSeen(e.envelope().producer(), e.envelope().epoch(), e.envelope().sequence());
-    folded(record, redelivered);
+        && state.hasSeen(e.envelope().producer(), e.envelope().epoch(), e.envelope().sequence());
+    if (record.value() instanceof Decoded.Event e) {
+      state.apply(e.envelope());
+    }
+    folded(record, state, redelivered);
   }
 
-  private void event(LogRecord record, Envelope envelope) {
+  private void event(LogRecord record, Envelope envelope, FleetState state) {
     FleetEvent data = envelope.data();
     registry.counter("kvfleet_events_folded", "type", data.wireType()).increment();
     switch (data) {
@@ -100,18 +107,18 @@ public final class FleetMetrics {
           .ifPresent(t -> phase("request_to_decision", t));
       case TransferRejected r -> {
         phases.decided(r.transferId(), envelope.time()).ifPresent(t -> phase("request_to_decision", t));
-        ended(record, envelope, r.transferId(), "rejected", r.reason(), Duration.ZERO);
+        ended(record, envelope, state, r.transferId(), "rejected", r.reason(), Duration.ZERO);
       }
       case TransferCompleted c -> {
         registry.counter("kvfleet_transfer_bytes", "path", c.path()).increment(c.bytes());
         phase("engine", Duration.ofNanos(c.durationNanos()));
-        ended(record, envelope, c.transferId(), "completed", "NONE", Duration.ofNanos(c.durationNanos()));
+        ended(record, envelope, state, c.transferId(), "completed", "NONE", Duration.ofNanos(c.durationNanos()));
       }
       case TransferFailed f -> {
         nativeError("transfer", "transfer", f.nativeCode());
-        ended(record, envelope, f.transferId(), "failed", f.reason(), Duration.ZERO);
+        ended(record, envelope, state, f.transferId(), "failed", f.reason(), Duration.ZERO);
       }
-      case TransferTimedOut t -> ended(record, envelope, t.transferId(), "timed_out", ReasonCodes.DEADLINE_PASSED,
+      case TransferTimedOut t -> ended(record, envelope, state, t.transferId(), "timed_out", ReasonCodes.DEADLINE_PASSED,
           Duration.ZERO);
       case ModelLayoutDeclared l -> registry.counter("kvfleet_layouts_declared", "role", Roles.of(l.nodeId()))
           .increment();
@@ -141,8 +148,12 @@ public final class FleetMetrics {
   }
 
   /** A transfer's end: its outcome, and the phases its request and decision times allow. */
-  private void ended(LogRecord record, Envelope envelope, String transferId, String outcome, String reason,
-      Duration engine) {
+  private void ended(LogRecord record, Envelope envelope, FleetState state, String transferId, String outcome,
+      String reason, Duration engine) {
+    if (!endedNow(state, envelope, transferId, outcome)) {
+      registry.counter("kvfleet_transfer_outcomes_not_kept", "outcome", outcome, "reason", reason).increment();
+      return;
+    }
     registry.counter("kvfleet_transfers", "outcome", outcome, "reason", reason).increment();
     var times = phases.ended(transferId);
     if (times.isEmpty()) {
@@ -155,6 +166,15 @@ public final class FleetMetrics {
       var afterDecision = TransferPhases.between(times.get().decided(), envelope.time()).minus(engine);
       phase("decision_to_engine", afterDecision.isNegative() ? Duration.ZERO : afterDecision);
     }
+  }
+
+  /**
+   * Whether the fold ended the transfer with this event: it holds the transfer, ended by this event's
+   * writer for this reason. A second end (a late outcome racing the first, or a violation) is not its ending.
+   */
+  private static boolean endedNow(FleetState state, Envelope envelope, String transferId, String outcome) {
+    return state.transfer(transferId).filter(t -> t.status().name().toLowerCase(java.util.Locale.ROOT).equals(outcome)
+        && t.endedBy().equals(envelope.producer()) && !t.updatedAt().isBefore(envelope.time())).isPresent();
   }
 
   private void phase(String name, Duration took) {

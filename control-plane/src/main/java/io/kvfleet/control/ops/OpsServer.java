@@ -106,7 +106,7 @@ public final class OpsServer implements FoldWatcher {
 
   @Override
   public void folded(LogRecord record, FleetState state, boolean redelivered) {
-    metrics.folded(record, redelivered);
+    metrics.folded(record, state, redelivered);
     if (redelivered) {
       return;
     }

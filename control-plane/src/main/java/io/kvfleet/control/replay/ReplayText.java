@@ -31,7 +31,10 @@ public final class ReplayText {
             r.refusedBy().isEmpty() ? "" : "  refused by " + r.refusedBy());
       }
     }));
-    out.printf("Registration failures by reason (%d):%n", s.counts().registrationFailures());
+    long refusedRegions = s.failuresByReason().values().stream().flatMap(List::stream)
+        .map(f -> f.nodeId() + "/" + f.epoch() + "/" + f.regionId()).distinct().count();
+    out.printf("Registration failures by reason (%d backend refusals of %d regions):%n",
+        s.counts().registrationFailures(), refusedRegions);
     s.failuresByReason().forEach((reason, failures) -> {
       out.printf("  %s x%d%n", reason, failures.size());
       for (var f : failures) {
@@ -46,6 +49,10 @@ public final class ReplayText {
         s.counts().timedOut(), s.counts().inFlight(), s.counts().forgottenTransfers() == 0 ? ""
             : String.format(" (held by the fold; %d more ended earlier and were forgotten, keep-ended window)",
                 s.counts().forgottenTransfers()));
+    if (!s.endedByReason().isEmpty()) {
+      out.println("  not completed, by reason: " + String.join(", ", s.endedByReason().entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue()).toList()));
+    }
     if (s.counts().lateOutcomes() > 0) {
       out.printf("  late outcomes: %d (an outcome after another producer had ended the transfer; first end kept)%n",
           s.counts().lateOutcomes());

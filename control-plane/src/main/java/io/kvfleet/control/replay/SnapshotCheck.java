@@ -53,7 +53,8 @@ public record SnapshotCheck(String coordinatorId, long coordinatorApplied, Strin
   private static SnapshotCheck against(String coordinatorId, long applied, String hash, FoldOrder order,
       FleetState fresh, LogSource source, boolean progress, Verifier verifier) {
     var replay = new Replay(fresh, ReplayOptions.defaults().verifying(verifier)
-        .transferPartitions(verifier.isOn() ? source.transferPartitions() : 0));
+        .placement(verifier.isOn() ? io.kvfleet.control.kafka.TransferPlacement.of(source.transferPartitions())
+            : io.kvfleet.events.replay.Placement.ANYWHERE));
     var leftOut = ReplayRunner.run(source, replay, order, progress);
     var result = replay.finish();
     String replayHash = StateHash.of(result.state());

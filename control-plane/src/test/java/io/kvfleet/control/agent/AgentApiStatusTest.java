@@ -30,8 +30,8 @@ class AgentApiStatusTest {
   /** A worker's client takes a 400 for "do not retry": a region still moving bytes is a conflict to retry. */
   @Test
   void aRegionWithTransfersInFlightIsAConflictNotBadInput() {
-    assertThat(AgentApi.status(io.kvfleet.engine.EngineException.busy("kv-0 on ucx", 1))).isEqualTo(409);
-    assertThat(AgentApi.status(io.kvfleet.engine.EngineException.closed("the engine"))).isEqualTo(400);
+    assertThat(AgentApi.status(KvfleetException.busy("kv-0 on ucx has 1 transfer batch(es) in flight")))
+        .isEqualTo(409);
   }
 
   @Test

@@ -55,6 +55,8 @@ class AgentLifecycleIT {
   void buildsItsKafkaClientsOffTheEventLoopWhenItStartsAndWhenItJoinsAgain() throws Exception {
     FleetTopics.ensure(servers, (short) 1);
     var agent = agent("offloop-0");
+    var rejoins = new java.util.concurrent.CopyOnWriteArrayList<String>();
+    agent.onRejoin((was, now) -> rejoins.add(was + " -> " + now));
     await(vertx.deployVerticle(agent));
     assertThat(OpenClients.made(servers, "offloop-0-orders")).hasSize(1);
     assertThat(OpenClients.made(servers, "offloop-0-own-loss")).hasSize(1);
@@ -63,6 +65,8 @@ class AgentLifecycleIT {
     Await.until("the fenced agent to open its new loss reader", WAIT,
         () -> OpenClients.made(servers, "offloop-0-own-loss").size() == 2);
     Await.until("the fenced agent to join again", WAIT, () -> agent.epoch() != 1 && !agent.draining());
+    Await.until("the rejoin to be told", WAIT, () -> !rejoins.isEmpty());
+    assertThat(rejoins).containsExactly("1 -> " + agent.epoch());
     // Its readers and the new incarnation's producer: none was built on an event loop.
     assertThat(OpenClients.made(servers, "offloop-0")).hasSizeGreaterThanOrEqualTo(5)
         .allSatisfy(client -> assertThat(client.onEventLoop()).as(client.toString()).isFalse());

@@ -21,6 +21,9 @@ class UserErrorsTest {
       "replay --file x.jsonl.zst --max-anomalies -1 | --max-anomalies must not be negative: -1",
       "export --bootstrap-servers 127.0.0.1:1 -o /no/such/folder/x.jsonl.zst | cannot write /no/such/folder/x.jsonl.zst:"
           + " its folder does not exist",
+      // An earlier incident's export was replaced without a word.
+      "export --bootstrap-servers 127.0.0.1:1 -o /etc/passwd | /etc/passwd exists (an earlier export?): nothing was"
+          + " written; give another -o, or --force to replace it",
       "coordinator --bootstrap-servers 127.0.0.1:1 --cluster-tls-dir /no/such/tls | --cluster-tls-dir /no/such/tls has no"
           + " readable member.p12",
       "node --id n-0 --bootstrap-servers 127.0.0.1:1 --api-token-file /dev/null | the agent API token file /dev/null is not"

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A coordinator's snapshot folder kept when its Kafka changed (another cluster, or the fleet topics made
+ * A coordinator's snapshots, and the log they belong to. A snapshot folder kept when its Kafka changed (another cluster, or the fleet topics made
  * again): the snapshot's offsets fit the new log, but its state is of another. Before, the coordinator
  * took it, jumped past the new log's first records and never answered the requests among them.
  */
@@ -41,5 +41,26 @@ class ForeignSnapshotIT {
       var position = b.position("coordinator");
       assertThat(position.startedFrom()).as("the snapshot it started from").isEmpty();
     }
+  }
+
+  /** A coordinator that folded fewer events than its snapshot interval asks for wrote none, even at a clean stop. */
+  @Test
+  void aCleanStopKeepsWhatWasFoldedSinceTheLastSnapshot() throws Exception {
+    var store = new SnapshotStore(dir.resolve("stop"));
+    long applied;
+    try (var fleet = new Fleet()) {
+      String deployment = fleet.startCoordinator(c -> c.withSnapshots(store, Duration.ofHours(1), 1_000_000));
+      for (int i = 0; i < 3; i++) {
+        fleet.request("s-" + i, 1, 1, Duration.ofSeconds(30));
+      }
+      Await.until("the requests answered", Duration.ofSeconds(60),
+          () -> fleet.log.envelopes().stream().filter(e -> e.data() instanceof TransferRejected).count() == 3);
+      applied = fleet.position("coordinator").applied();
+      assertThat(store.files("coordinator")).as("snapshots before the stop").isEmpty();
+
+      Fleet.await(fleet.vertx.undeploy(deployment));
+    }
+    assertThat(store.files("coordinator")).singleElement()
+        .satisfies(file -> assertThat(SnapshotStore.read(file).header().applied()).isEqualTo(applied));
   }
 }

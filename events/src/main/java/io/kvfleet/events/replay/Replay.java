@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.kvfleet.events.ReasonCodes;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.state.FleetState;
-import io.kvfleet.events.trust.Placement;
 import io.kvfleet.events.trust.Verdict;
 import io.kvfleet.events.trust.Verifier;
 import java.time.Duration;
@@ -27,7 +26,7 @@ public final class Replay {
   private final Anomalies anomalies = new Anomalies();
   private final History history;
   private final Verifier verifier;
-  private final int transferPartitions;
+  private final Placement placement;
   private final List<ReplayObserver> observers = new ArrayList<>();
   private long records;
   private long malformed;
@@ -48,7 +47,7 @@ public final class Replay {
     this.until = options.until();
     this.timeline = options.timeline();
     this.verifier = options.verifier();
-    this.transferPartitions = options.transferPartitions();
+    this.placement = options.placement();
     this.history = options.explain().isEmpty() ? null : new History(options.explain());
     observers.add(anomalies);
     if (history != null) {
@@ -110,9 +109,7 @@ public final class Replay {
 
   /** Why a verifying replay does not fold {@code e}: what a verifying coordinator refuses, in its order. */
   private Verdict refusal(LogRecord record, Decoded.Event e) {
-    var misplaced = !verifier.isOn() ? java.util.Optional.<String>empty() : Placement.misplaced(
-        record.position().topic(), record.position().partition(), record.key().isEmpty() ? null : record.key(), e,
-        transferPartitions);
+    var misplaced = verifier.isOn() ? placement.misplaced(record) : java.util.Optional.<String>empty();
     if (misplaced.isPresent()) {
       return new Verdict.Refused(ReasonCodes.EVENT_MISPLACED, misplaced.get());
     }

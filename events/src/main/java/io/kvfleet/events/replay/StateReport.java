@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * @param position the last record folded; null when none was
  * @param time that record's timestamp; null when none was
  * @param hash {@link io.kvfleet.events.snapshot.StateHash#of}, which the coordinator reports for the same position
+ * @param endedByReason the transfers the fold holds that ended without completing, by outcome and reason
+ *     ({@code rejected PEER_NOT_ALIVE}): what a node's loss or a bad request cost, at a glance
  */
 public record StateReport(
     LogPosition position,
@@ -35,6 +37,7 @@ public record StateReport(
     List<Peer> peers,
     SortedMap<String, SortedMap<RegionKind, List<Region>>> regions,
     SortedMap<String, List<Failure>> failuresByReason,
+    SortedMap<String, Long> endedByReason,
     List<InFlight> inFlight) {
 
   /** A node's current incarnation. */
@@ -73,8 +76,15 @@ public record StateReport(
       failures.computeIfAbsent(f.reason(), r -> new ArrayList<>()).add(new Failure(f.nodeId(), f.epoch(),
           f.region().regionId(), f.backend(), f.detail(), f.nativeCode(), f.nativeMessage(), f.remediation()));
     }
+    var endedByReason = new TreeMap<String, Long>();
+    for (TransferView t : state.transfers()) {
+      if (t.status().isTerminal() && t.status() != TransferStatus.COMPLETED) {
+        endedByReason.merge(t.status().name().toLowerCase(java.util.Locale.ROOT) + " " + t.reason(), 1L, Long::sum);
+      }
+    }
     var inFlight = state.inFlightTransfers().stream().map(StateReport::inFlight).toList();
-    return new StateReport(position, time, StateHash.of(state), state.counts(), peers, regions, failures, inFlight);
+    return new StateReport(position, time, StateHash.of(state), state.counts(), peers, regions, failures, endedByReason,
+        inFlight);
   }
 
   private static InFlight inFlight(TransferView t) {

@@ -36,6 +36,22 @@ class StateReportTest {
     assertThat(report.position()).isEqualTo(script.records().getLast().position());
   }
 
+  /** After a node's loss, 66 rejections read only as "66 rejected": what they were is counted by reason. */
+  @Test
+  void countsTheTransfersThatDidNotCompleteByOutcomeAndReason() {
+    var script = new Script().node("p0", 1, joined("p0", 1)).node("d0", 2, joined("d0", 2))
+        .event("router", 1, request("t1", "p0", 1, "d0", 2)).event("router", 1, request("t2", "p0", 1, "d0", 2))
+        .event("router", 1, request("t3", "p0", 1, "d0", 2))
+        .event("coordinator", 1, new io.kvfleet.events.TransferRejected("t1", "p0", "PEER_NOT_ALIVE", "d0 lost"))
+        .event("coordinator", 1, new io.kvfleet.events.TransferRejected("t2", "p0", "PEER_NOT_ALIVE", "d0 lost"))
+        .event("coordinator", 1, new io.kvfleet.events.TransferTimedOut("t3", "p0", Script.T0.toEpochMilli()));
+
+    var report = script.replay(ReplayOptions.defaults()).report();
+
+    assertThat(report.endedByReason()).containsExactly(
+        java.util.Map.entry("rejected PEER_NOT_ALIVE", 2L), java.util.Map.entry("timed_out DEADLINE_PASSED", 1L));
+  }
+
   /** A request transfer names no region nor ranges: its in-flight line read "p0/@1 -> d0/@2, 0 B" (a new user's run). */
   @Test
   void showsARequestTransferInFlightByItsNodesAndParts() {

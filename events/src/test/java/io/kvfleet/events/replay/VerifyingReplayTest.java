@@ -13,7 +13,6 @@ import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.state.TransferStatus;
 import io.kvfleet.events.trust.FleetKey;
 import io.kvfleet.events.trust.KeyBinding;
-import io.kvfleet.events.trust.Placement;
 import io.kvfleet.events.trust.Role;
 import io.kvfleet.events.trust.TrustFile;
 import io.kvfleet.events.trust.Verifier;
@@ -75,19 +74,21 @@ class VerifyingReplayTest {
    */
   @Test
   void refusesASignedRecordOutOfItsPartitionAsAVerifyingCoordinatorDoes() {
-    int right = Placement.partitionOf("p0", 3);
+    int right = Script.partition("p0"); // the script's own partitioner, as Kafka's is the fleet's
     var log = new Script()
         .signed(p0, "p0", 1, joined("p0", 1)).signed(d0, "d0", 1, joined("d0", 1))
         .signedIn(right, router, "router", 1, request("t-good", "p0", 1, "d0", 1))
         .signedIn((right + 1) % 3, router, "router", 1, request("t-copied", "p0", 1, "d0", 1));
 
-    ReplayResult result = log.replay(ReplayOptions.defaults().verifying(Verifier.against(trust)).transferPartitions(3));
+    ReplayResult result = log.replay(ReplayOptions.defaults().verifying(Verifier.against(trust))
+        .placement(r -> r.position().partition() == Script.partition(r.key()) ? java.util.Optional.empty()
+            : java.util.Optional.of("EVENT_MISPLACED-test: key " + r.key() + " in partition " + r.position().partition())));
 
     assertThat(result.anomalies().of(AnomalyKind.UNAUTHENTICATED)).extracting(Anomaly::message)
-        .singleElement().asString().startsWith(ReasonCodes.EVENT_MISPLACED).contains("murmur2");
+        .singleElement().asString().startsWith(ReasonCodes.EVENT_MISPLACED).contains("key p0 in partition");
     assertThat(result.state().transfer("t-good")).isPresent();
     assertThat(result.state().transfer("t-copied")).isEmpty();
-    // Without the partition count (or without a trust file) the copy is folded like any record.
+    // Without a placement rule (or without a trust file) the copy is folded like any record.
     assertThat(log.replay(ReplayOptions.defaults().verifying(Verifier.against(trust))).state().transfer("t-copied"))
         .isPresent();
   }

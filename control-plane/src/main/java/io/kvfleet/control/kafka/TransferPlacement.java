@@ -1,8 +1,10 @@
-package io.kvfleet.events.trust;
+package io.kvfleet.control.kafka;
 
 import io.kvfleet.events.OpaqueEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.replay.LogRecord;
+import io.kvfleet.events.replay.Placement;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Utils;
@@ -13,8 +15,8 @@ import org.apache.kafka.common.utils.Utils;
  * that verifies (a coordinator, a replay with {@code --trust}) refuses such a copy alike, so that their
  * folds agree.
  */
-public final class Placement {
-  private Placement() {}
+public final class TransferPlacement {
+  private TransferPlacement() {}
 
   /** The partition Kafka's default partitioner (murmur2) gives a record keyed {@code key}. */
   public static int partitionOf(String key, int partitions) {
@@ -45,5 +47,11 @@ public final class Placement {
       return Optional.of("keyed '" + key + "', but about node '" + Topics.keyOf(e.envelope()) + "'");
     }
     return Optional.empty();
+  }
+
+  /** The check a verifying replay makes, over a transfers topic of {@code partitions} partitions (0: none). */
+  public static Placement of(int partitions) {
+    return partitions <= 0 ? Placement.ANYWHERE : (LogRecord r) -> misplaced(r.position().topic(),
+        r.position().partition(), r.key().isEmpty() ? null : r.key(), r.value(), partitions);
   }
 }

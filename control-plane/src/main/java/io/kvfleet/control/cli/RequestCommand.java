@@ -1,0 +1,163 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.console.EventLine;
+import io.kvfleet.control.kafka.EventPublisher;
+import io.kvfleet.control.kafka.EventTail;
+import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.control.replay.KafkaLog;
+import io.kvfleet.control.replay.LogSource;
+import io.kvfleet.control.replay.ReplayRunner;
+import io.kvfleet.events.ByteRange;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferOp;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.replay.Replay;
+import io.kvfleet.events.replay.ReplayOptions;
+import io.kvfleet.events.state.PeerStatus;
+import io.kvfleet.events.state.PeerView;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.TrustException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kvfleet request}: one transfer asked of a running fleet, as a router asks it: the nodes' current
+ * epochs are read from the log, the request is published on the source node's partition, and the command
+ * waits for the transfer's one ending and prints it.
+ */
+@Command(name = "request", mixinStandardHelpOptions = true,
+    description = "Ask a running fleet for one transfer, as a router does: publish a transfer.requested between two"
+        + " registered regions at their nodes' current epochs (read from the log), then wait for its one ending and"
+        + " print it. Exit 0 when it completed, 1 when it ended otherwise, 2 on bad input.")
+final class RequestCommand implements Callable<Integer> {
+  @Option(names = "--bootstrap-servers", required = true, description = "The fleet's Kafka, e.g. 127.0.0.1:9092")
+  String bootstrapServers;
+
+  @Mixin KafkaConfigOption kafkaConfig;
+
+  @Option(names = "--from", required = true, paramLabel = "NODE/REGION", description = "The source, e.g. prefill-0/kv_data-0")
+  String from;
+
+  @Option(names = "--to", required = true, paramLabel = "NODE/REGION", description = "The destination, e.g. decode-0/kv_data-0")
+  String to;
+
+  @Option(names = "--bytes", required = true, description = "How many bytes to move")
+  long bytes;
+
+  @Option(names = "--source-offset", defaultValue = "0", description = "Where in the source region (default: 0)")
+  long sourceOffset;
+
+  @Option(names = "--destination-offset", defaultValue = "0", description = "Where in the destination region (default: 0)")
+  long destinationOffset;
+
+  @Option(names = "--id", description = "The transfer id (default: cli- and a random number)")
+  String id;
+
+  @Option(names = "--deadline", defaultValue = "30s", description = "How long the fleet has (default: ${DEFAULT-VALUE})")
+  Duration deadline;
+
+  @Option(names = "--key", paramLabel = "FILE", description = "Sign the request with this router key ('kvfleet keys new"
+      + " --role router'); a fleet that verifies dead-letters an unsigned one")
+  Path key;
+
+  @Option(names = "--no-wait", description = "Publish and return without waiting for the ending")
+  boolean noWait;
+
+  @Override
+  public Integer call() throws Exception {
+    try {
+      kafkaConfig.apply(bootstrapServers);
+      var source = Endpoint.parse("--from", from);
+      var destination = Endpoint.parse("--to", to);
+      if (bytes <= 0 || sourceOffset < 0 || destinationOffset < 0 || deadline.isNegative() || deadline.isZero()) {
+        throw KvfleetException.badInput("--bytes and --deadline must be positive, the offsets not negative");
+      }
+      Optional<FleetKey> signing = Optional.ofNullable(key).map(FleetKey::load);
+      FleetTopics.require(bootstrapServers);
+      var fleet = new Replay(ReplayOptions.defaults());
+      ReplayRunner.read(new LogSource.Kafka(bootstrapServers, List.of(Topics.NODES)), fleet::accept, false);
+      long sourceEpoch = alive(fleet, source.node());
+      long destinationEpoch = alive(fleet, destination.node());
+      String transferId = id != null ? id : "cli-" + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36);
+      var request = new TransferRequested(transferId, source.node(), sourceEpoch, source.region(), destination.node(),
+          destinationEpoch, destination.region(), TransferOp.WRITE,
+          List.of(new ByteRange(sourceOffset, destinationOffset, bytes)),
+          System.currentTimeMillis() + deadline.toMillis(), true);
+      var ending = new CompletableFuture<FleetEvent>();
+      Map<org.apache.kafka.common.TopicPartition, Long> ends;
+      try (var log = KafkaLog.open(bootstrapServers, List.of(Topics.TRANSFERS), Map.of())) {
+        ends = log.endOffsets();
+      }
+      try (var tail = EventTail.startAt(bootstrapServers, ends, r -> {
+            if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
+              System.out.println(EventLine.format(e.envelope()));
+              if (isEnding(e.envelope().data())) {
+                ending.complete(e.envelope().data());
+              }
+            }
+          });
+          var publisher = new EventPublisher(bootstrapServers, signing.map(FleetKey::keyId).orElse("router-cli"),
+              System.currentTimeMillis(), Clock.systemUTC(), 16, signing)) {
+        publisher.publish(request, transferId).get(30, TimeUnit.SECONDS);
+        System.err.printf("kvfleet request: %s asked: %s@%d/%s -> %s@%d/%s, %,d B, deadline in %s%n", transferId,
+            source.node(), sourceEpoch, source.region(), destination.node(), destinationEpoch, destination.region(),
+            bytes, deadline);
+        if (noWait) {
+          return 0;
+        }
+        // The fleet ends every transfer: by its deadline at the latest, and a coordinator's time-out then.
+        var ended = ending.get(deadline.toMillis() + 30_000, TimeUnit.MILLISECONDS);
+        return ended instanceof TransferCompleted ? 0 : 1;
+      }
+    } catch (KvfleetException | IllegalArgumentException | TrustException e) {
+      System.err.println("kvfleet request: " + e.getMessage());
+      return 2;
+    } catch (java.util.concurrent.TimeoutException e) {
+      System.err.println("kvfleet request: no ending within the deadline and 30 s more: is a coordinator running?");
+      return 1;
+    }
+  }
+
+  private static boolean isEnding(FleetEvent event) {
+    return event instanceof TransferCompleted || event instanceof TransferFailed || event instanceof TransferRejected
+        || event instanceof TransferTimedOut;
+  }
+
+  /** The epoch {@code node} is alive at, or why there is none to ask. */
+  private long alive(Replay fleet, String node) {
+    var peer = fleet.state().peer(node);
+    if (peer.isEmpty() || peer.get().status() != PeerStatus.ALIVE) {
+      throw KvfleetException.badInput(node + " is not alive in the fleet at " + bootstrapServers
+          + peer.map(p -> " (epoch " + p.epoch() + " is " + p.status() + ")").orElse(" (it never joined)"));
+    }
+    return peer.map(PeerView::epoch).orElseThrow();
+  }
+
+  /** {@code node/region}. */
+  record Endpoint(String node, String region) {
+    static Endpoint parse(String option, String text) {
+      int slash = text.indexOf('/');
+      if (slash <= 0 || slash == text.length() - 1) {
+        throw KvfleetException.badInput(option + " " + text + ": give NODE/REGION, e.g. prefill-0/kv_data-0");
+      }
+      return new Endpoint(text.substring(0, slash), text.substring(slash + 1));
+    }
+  }
+}
