@@ -85,7 +85,7 @@ final class ReplayCommand implements Callable<Integer> {
       return Optional.empty();
     }
     try (var reader = ExportReader.open(from.file)) {
-      return Optional.of(reader.header().filter()).filter(f -> !f.equals("none"));
+      return Optional.of(reader.header().filter()).filter(f -> !f.startsWith("none"));
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // the replay itself reads it, and says what is wrong with it
     }

@@ -111,18 +111,31 @@ public final class ReplayRunner {
           - reader.header().startOffsets().values().stream().mapToLong(Long::longValue).sum();
       var bar = progress ? Progress.onConsole("replay", total) : Progress.none();
       long n = 0;
-      for (StoredRecord r = reader.next(); r != null; r = reader.next()) {
-        bar.update(++n);
-        if (!sink.test(r)) {
-          break;
+      try {
+        for (StoredRecord r = reader.next(); r != null; r = reader.next()) {
+          bar.update(++n);
+          if (!sink.test(r)) {
+            break;
+          }
         }
+      } catch (IOException e) {
+        throw torn(f.path(), n, e);
       }
       bar.done();
     } catch (IOException e) {
-      // A torn or corrupted export: say where, rather than fail with a stack trace.
-      String where = e.getMessage() != null && e.getMessage().startsWith(f.path().toString()) ? ""
-          : f.path() + ": ";
-      throw KvfleetException.badInput("cannot read the export: " + where + e.getMessage());
+      throw torn(f.path(), 0, e);
     }
+  }
+
+  /** A torn or corrupted export: where, rather than a stack trace, and how to read what a cut-short file holds. */
+  private static KvfleetException torn(java.nio.file.Path path, long read, IOException e) {
+    String where = e.getMessage() != null && e.getMessage().startsWith(path.toString()) ? "" : path + ": ";
+    boolean cut = e instanceof java.io.EOFException || String.valueOf(e.getMessage()).contains("Truncated");
+    String name = path.getFileName().toString();
+    String salvage = name.endsWith(".gz") ? "zcat " + path + " | head -n -1 | gzip > " + path + ".part.gz"
+        : "zstdcat -q " + path + " | head -n -1 | zstd -q -o " + path + ".part.zst";
+    return KvfleetException.badInput("cannot read the export" + (read > 0 ? " after record " + read : "") + ": "
+        + where + e.getMessage() + (cut ? "; the file ends early (a copy or a disk cut it short?): to replay the"
+        + " whole records it holds, " + salvage + ", then replay that" : ""));
   }
 }

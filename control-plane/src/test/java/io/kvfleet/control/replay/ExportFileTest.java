@@ -309,6 +309,28 @@ class ExportFileTest {
     assertThat(read.getLast().keyText()).isEqualTo("node-1999");
   }
 
+  /** An export cut short (a copy, a full disk) failed with "Truncated source" alone; it now says what to do. */
+  @Test
+  void aCutShortExportSaysWhereItEndsAndHowToReadWhatItHolds() throws Exception {
+    byte[] event = CODEC.encode(Samples.envelope(Samples.of(EventType.TRANSFER_REQUESTED)));
+    Path file = dir.resolve("whole.jsonl.zst");
+    try (var writer = ExportWriter.create(file, header())) {
+      for (int i = 0; i < 20_000; i++) {
+        write(writer, record(i, ("node-" + i).getBytes(), event));
+      }
+      writer.finish();
+    }
+    byte[] bytes = java.nio.file.Files.readAllBytes(file);
+    Path cut = dir.resolve("cut-short.jsonl.zst");
+    java.nio.file.Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length * 2 / 3));
+
+    var run = Cli.run("replay", "--file", cut.toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("cannot read the export after record ").contains("the file ends early")
+        .contains("zstdcat -q " + cut + " | head -n -1 | zstd -q -o " + cut + ".part.zst");
+  }
+
   @Test
   void leavesNoFileWhenTheExportIsNotFinished() throws Exception {
     Path file = dir.resolve("cut.jsonl.zst");
