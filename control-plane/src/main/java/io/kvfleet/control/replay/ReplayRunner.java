@@ -134,7 +134,7 @@ public final class ReplayRunner {
     String name = path.getFileName().toString();
     String salvage = name.endsWith(".gz") ? "zcat " + path + " | head -n -1 | gzip > " + path + ".part.gz"
         : "zstdcat -q " + path + " | head -n -1 | zstd -q -o " + path + ".part.zst";
-    return KvfleetException.badInput("cannot read the export" + (read > 0 ? " after record " + read : "") + ": "
+    return KvfleetException.badInput("cannot read the export" + (read > 0 ? " (" + read + " records read)" : "") + ": "
         + where + e.getMessage() + (cut ? "; the file ends early (a copy or a disk cut it short?): to replay the"
         + " whole records it holds, " + salvage + ", then replay that" : ""));
   }
