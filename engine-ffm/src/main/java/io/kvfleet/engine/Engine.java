@@ -178,6 +178,42 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * Ends every one of {@code registrations} (a region's, on each backend) or none: each stops taking
+   * batches first, then all are checked, so a batch that takes hold of one of them meanwhile keeps them
+   * all, with an {@link EngineException#busy}. One released before a busy one was refused left its
+   * release unreported.
+   */
+  public void deregisterAll(List<Registration> registrations) {
+    for (Registration registration : registrations) {
+      if (registration.engine() != this) {
+        throw EngineException.foreign(registration.toString(), "registered by another engine");
+      }
+    }
+    lock.lock();
+    try {
+      var stopped = new java.util.ArrayList<Registration>();
+      for (Registration registration : registrations) {
+        if (registration.stop()) {
+          stopped.add(registration);
+        }
+      }
+      for (Registration registration : stopped) {
+        int busy = registration.inFlight();
+        if (busy > 0) {
+          stopped.forEach(Registration::resume);
+          throw EngineException.busy(registration.describe(), busy);
+        }
+      }
+      for (Registration registration : stopped) {
+        registration.close();
+        registry.remove(registration);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The live registrations. */
   public List<Registration> registrations() {
     lock.lock();

@@ -76,21 +76,39 @@ public final class Registration {
 
   /** Ends the registration once; the engine serialises calls. */
   boolean end() {
-    if (!live) {
+    if (!stop()) {
       return false;
     }
-    live = false; // before reading inFlight: a post holds first, then reads live
     int busy = inFlight.get();
     if (busy > 0) {
       live = true;
       throw EngineException.busy(describe(), busy);
     }
+    close();
+    return true;
+  }
+
+  /** Takes no new batch from now on; false if it was ended already. The engine serialises calls. */
+  boolean stop() {
+    if (!live) {
+      return false;
+    }
+    live = false; // before inFlight is read: a post holds first, then reads live
+    return true;
+  }
+
+  /** Takes batches again after a {@link #stop} that was not followed by its close. */
+  void resume() {
+    live = true;
+  }
+
+  /** Lets the region go, after a {@link #stop} with nothing in flight. */
+  void close() {
     try {
       region.close();
     } finally {
       onRelease.run();
     }
-    return true;
   }
 
   /** Ends the registration even with batches in flight (the engine is closing). */

@@ -207,7 +207,8 @@ public final class NodeAgent extends VerticleBase {
    * node back from the other, and so on. Two agents must not share a node id: the log says which did.
    */
   private void joinedElsewhere(PeerJoined other) {
-    if (other.epoch() == config.epoch() || supersededBy != null || crashed || stopping) {
+    // Not a join the fleet would take over this one's (the fold takes only a higher epoch), nor this agent's own.
+    if (other.epoch() <= config.epoch() || supersededBy != null || crashed || stopping) {
       return;
     }
     supersededBy = other;
@@ -266,6 +267,9 @@ public final class NodeAgent extends VerticleBase {
         })
         .compose(v -> again ? registrations.sayAgain() : registrations.registerRegions())
         .onSuccess(v -> {
+          if (supersededBy != null) {
+            return; // another agent took the node while this one joined: it serves no more
+          }
           heartbeat(); // the lease starts now, not one period from now
           heartbeatTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> heartbeat());
           fenceTimer = vertx.setPeriodic(config.heartbeat().toMillis(), t -> {
@@ -326,7 +330,7 @@ public final class NodeAgent extends VerticleBase {
     }).onComplete(done -> {
       if (done.succeeded() || crashed || stopping) {
         rejoining = false;
-        if (done.succeeded()) {
+        if (done.succeeded() && supersededBy == null) {
           LOG.warn("{} joined again as epoch {} (was {})", config.nodeId(), config.epoch(), was);
           rejoined.forEach(listener -> listener.accept(was, config.epoch()));
         }

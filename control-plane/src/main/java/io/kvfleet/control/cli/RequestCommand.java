@@ -115,7 +115,12 @@ final class RequestCommand implements Callable<Integer> {
           });
           var publisher = new EventPublisher(bootstrapServers, signing.map(FleetKey::keyId).orElse("router-cli"),
               System.currentTimeMillis(), Clock.systemUTC(), 16, signing)) {
-        publisher.publish(request, transferId).get(30, TimeUnit.SECONDS);
+        try {
+          publisher.publish(request, transferId).get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+          throw KvfleetException.kafkaUnreachable(bootstrapServers, e instanceof java.util.concurrent.ExecutionException
+              ? e.getCause() : e);
+        }
         System.err.printf("kvfleet request: %s asked: %s@%d/%s -> %s@%d/%s, %,d B, deadline in %s%n", transferId,
             source.node(), sourceEpoch, source.region(), destination.node(), destinationEpoch, destination.region(),
             bytes, deadline);
@@ -130,7 +135,8 @@ final class RequestCommand implements Callable<Integer> {
       System.err.println("kvfleet request: " + e.getMessage());
       return 2;
     } catch (java.util.concurrent.TimeoutException e) {
-      System.err.println("kvfleet request: no ending within the deadline and 30 s more: is a coordinator running?");
+      System.err.println("kvfleet request: no ending within the deadline and 30 s more: is a coordinator running? (a"
+          + " fleet that verifies signatures dead-letters an unsigned request unanswered: give --key)");
       return 1;
     }
   }

@@ -105,12 +105,27 @@ public final class SnapshotStore {
     try {
       header = ReplayJson.mapper().readValue(all, 0, newline, SnapshotHeader.class);
     } catch (IOException | RuntimeException e) {
-      throw new InvalidSnapshotException(file + " is not a kvfleet snapshot: its first line is not a snapshot header");
+      throw new InvalidSnapshotException(file + olderVersion(all, newline)
+          .map(v -> " is kvfleet-snapshot version " + v + ", this build reads version " + SnapshotHeader.VERSION
+              + " (written by an older build: a coordinator folds the log from the start)")
+          .orElse(" is not a kvfleet snapshot: its first line is not a snapshot header"));
     }
     check(header, all.length - newline - 1);
     byte[] bytes = java.util.Arrays.copyOfRange(all, newline + 1, all.length);
     FleetState state = StateSnapshot.restoreChecked(bytes, header.stateCrc32c(), header.hash(), header.applied());
     return new Snapshot(file, header, state);
+  }
+
+  /** The version a snapshot header of another version names, when the line is one (its fields differ from this build's). */
+  private static Optional<Integer> olderVersion(byte[] all, int newline) {
+    try {
+      var line = ReplayJson.mapper().readTree(all, 0, newline);
+      return SnapshotHeader.FORMAT.equals(line.path("format").asText()) && line.path("version").isInt()
+          && line.path("version").asInt() != SnapshotHeader.VERSION
+          ? Optional.of(line.path("version").asInt()) : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   private static void check(SnapshotHeader header, long stateBytes) {

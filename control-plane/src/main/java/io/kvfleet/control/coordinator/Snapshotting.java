@@ -41,6 +41,8 @@ final class Snapshotting {
   private boolean writing;
   /** Kafka's ids of the fleet topics, read at start; without them no snapshot is resumed from or written. */
   private SortedMap<String, String> topicIds;
+  private String bootstrapServers;
+  private List<String> topics = List.of();
 
   Snapshotting(SnapshotStore store, Duration interval, long everyEvents) {
     this.store = store;
@@ -75,12 +77,14 @@ final class Snapshotting {
     if (store == null) {
       return Future.succeededFuture();
     }
+    this.bootstrapServers = bootstrapServers;
+    this.topics = List.copyOf(topics);
     return vertx.executeBlocking(() -> FleetTopics.ids(bootstrapServers, topics)).<Void>map(ids -> {
       topicIds = ids;
       return null;
     }).recover(failed -> {
-      LOG.warn("cannot read the ids of {} ({}): this coordinator neither resumes from a snapshot nor writes one",
-          topics, failed.getMessage());
+      LOG.warn("cannot read the ids of {} ({}): this coordinator does not resume from a snapshot, and writes one "
+          + "only once it can read them", topics, failed.getMessage());
       return Future.succeededFuture();
     });
   }
@@ -165,8 +169,12 @@ final class Snapshotting {
   }
 
   private Future<?> write(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
-    if (store == null || topicIds == null || writing) {
+    if (store == null || writing) {
       return Future.succeededFuture();
+    }
+    if (topicIds == null) { // not read at start (Kafka away then): tried again whenever a snapshot is due
+      return bootstrapServers == null ? Future.succeededFuture() : readTopicIds(vertx, bootstrapServers, topics)
+          .compose(read -> topicIds == null ? Future.succeededFuture() : write(vertx, coordinatorId, state, order, clock));
     }
     writing = true;
     var snapshot = StateSnapshot.of(state);

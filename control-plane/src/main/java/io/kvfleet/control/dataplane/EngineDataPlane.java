@@ -150,15 +150,15 @@ public final class EngineDataPlane implements DataPlane {
   public List<FleetEvent> deregister(String nodeId, long epoch, String regionId) {
     List<FleetEvent> events = new ArrayList<>();
     var registrations = engine.registrations(regionId);
-    // Every backend or none: one released before a busy one was refused left its release unsaid.
-    for (Registration registration : registrations) {
-      if (registration.inFlight() > 0) {
-        throw KvfleetException.busy(regionId + " on " + registration.backend() + " has " + registration.inFlight()
-            + " transfer batch(es) in flight");
+    try {
+      engine.deregisterAll(registrations); // every backend or none
+    } catch (EngineException e) {
+      if (e.busy()) {
+        throw KvfleetException.busy(e.getMessage());
       }
+      throw e;
     }
     for (Registration registration : registrations) {
-      engine.deregister(registration);
       events.add(new RegionDeregistered(nodeId, epoch, regionId, registration.backend(), "deregistered by the worker"));
     }
     if (staged.withdraw(regionId)) {

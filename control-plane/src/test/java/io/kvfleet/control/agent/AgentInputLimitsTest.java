@@ -23,6 +23,13 @@ class AgentInputLimitsTest {
         .isInstanceOf(KvfleetException.class).hasMessageContaining("not a valid ComponentsRequest");
     assertThat(Json.read(components("kv", "shm:/kv", "4096"), ComponentsRequest.class).toComponents())
         .singleElement().satisfies(c -> assertThat(c.lengths()).containsExactly(4096L));
+    // What Python's json writes for a float that is whole.
+    assertThat(Json.read(components("kv", "shm:/kv", "4096.0"), ComponentsRequest.class).toComponents())
+        .singleElement().satisfies(c -> assertThat(c.lengths()).containsExactly(4096L));
+    assertThat(Json.read(components("kv", "shm:/kv", "null"), ComponentsRequest.class).toComponents())
+        .singleElement().satisfies(c -> assertThat(c.lengths()).containsExactly(0L));
+    assertThatThrownBy(() -> Json.read(components("kv", "shm:/kv", "1e30"), ComponentsRequest.class))
+        .isInstanceOf(KvfleetException.class);
   }
 
   @Test

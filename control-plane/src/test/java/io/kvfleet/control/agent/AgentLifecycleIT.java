@@ -168,6 +168,28 @@ class AgentLifecycleIT {
     assertThat(AgentApi.status(KvfleetException.superseded("twin-0", 1, 2, "h"))).isEqualTo(409);
   }
 
+  /**
+   * A join at a lower epoch (another agent on a host whose clock is behind) is one the fleet does not take over
+   * this agent's (the fold keeps the higher epoch): this agent serves on rather than leave the node to nobody.
+   */
+  @Test
+  void aJoinUnderItsNodeIdAtALowerEpochDoesNotMakeAnAgentStepAside() throws Exception {
+    FleetTopics.ensure(servers, (short) 1);
+    var log = new Collected();
+    owned.add(EventTail.start(servers, List.of(Topics.NODES), log::add));
+    var serving = agent("behind-0", -1, 5);
+    await(vertx.deployVerticle(serving));
+    await(vertx.deployVerticle(agent("behind-0", -1, 3)));
+
+    Await.until("the join at epoch 3 in the log", WAIT, () -> log.envelopes().stream()
+        .anyMatch(e -> e.data() instanceof io.kvfleet.events.PeerJoined j && j.epoch() == 3));
+    readPastTheGoodbyes("behind-0", log);
+    Thread.sleep(1_000); // two heartbeat periods for the serving agent's watch to read it
+
+    assertThat(serving.superseded().isComplete()).isFalse();
+    assertThat(await(serving.register(List.of())).outcome()).isNotNull();
+  }
+
   /** Publishes a record after every goodbye on {@code nodeId}'s partition and waits for the tail to read it. */
   private void readPastTheGoodbyes(String nodeId, Collected log) throws Exception {
     try (var marker = new EventPublisher(servers, "marker-" + nodeId, 1, Clock.systemUTC())) {

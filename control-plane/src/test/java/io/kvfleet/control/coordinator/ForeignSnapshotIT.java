@@ -43,7 +43,7 @@ class ForeignSnapshotIT {
     }
   }
 
-  /** A coordinator that folded fewer events than its snapshot interval asks for wrote none, even at a clean stop. */
+  /** A coordinator that folded fewer events than its snapshot interval asks for wrote none before; a clean stop now writes one. */
   @Test
   void aCleanStopKeepsWhatWasFoldedSinceTheLastSnapshot() throws Exception {
     var store = new SnapshotStore(dir.resolve("stop"));

@@ -78,6 +78,22 @@ class SnapshotStoreTest {
     assertThat(loaded.snapshot()).hasValueSatisfying(s -> assertThat(s.state().appliedCount()).isEqualTo(3));
   }
 
+  /** A snapshot written before topic ids were recorded read as "not a kvfleet snapshot". */
+  @Test
+  void namesTheVersionOfASnapshotWrittenByAnOlderBuild() throws Exception {
+    var store = new SnapshotStore(dir);
+    Path file = write(store, 2);
+    String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+    Files.write(file, text.replaceFirst("\"version\":2", "\"version\":1")
+        .replaceFirst("\"topicIds\":\\{[^}]*\\},", "").getBytes(StandardCharsets.ISO_8859_1));
+
+    var loaded = store.loadNewest("c0");
+
+    assertThat(loaded.snapshot()).isEmpty();
+    assertThat(loaded.skipped()).singleElement().satisfies(s -> assertThat(s.reason())
+        .contains("is kvfleet-snapshot version 1, this build reads version 2").contains("older build"));
+  }
+
   @Test
   void skipsASnapshotOfAnotherFormatVersion() throws Exception {
     var store = new SnapshotStore(dir);

@@ -37,6 +37,10 @@ class CoordinatorSnapshotReplayTest {
 
   /** A snapshot of every record {@code folds} accepts, folded in file order, with that order recorded. */
   private static Path snapshot(String name, Predicate<LogRecord> folds) throws Exception {
+    return snapshot(name, folds, START);
+  }
+
+  private static Path snapshot(String name, Predicate<LogRecord> folds, Instant created) throws Exception {
     var state = new FleetState();
     var runs = new ArrayList<FoldOrder.Run>();
     for (LogRecord r : log) {
@@ -56,7 +60,7 @@ class CoordinatorSnapshotReplayTest {
     }
     var ids = new TreeMap<>(Map.of("kvfleet.nodes", "n", "kvfleet.transfers", "t"));
     return new SnapshotStore(dir.resolve(name)).write("coordinator", StateSnapshot.of(state), new FoldOrder(runs),
-        START, ids);
+        created, ids);
   }
 
   @Test
@@ -76,7 +80,9 @@ class CoordinatorSnapshotReplayTest {
 
   @Test
   void anUntilBeforeTheSnapshotsEndIsRefusedNotAnsweredWithALaterState() throws Exception {
-    Path whole = snapshot("until", r -> true);
+    Path whole = snapshot("until", r -> true, START);
+    // Written after its records: an --until before that may name a time inside it, whichever partition holds it.
+    Path later = snapshot("written-later", r -> r.position().offset() < 100, START.plusSeconds(3_600));
 
     var before = Cli.run("replay", "--file", export.toString(), "--from-snapshot", whole.toString(),
         "--until", START.plusMillis(RECORDS / 2).toString());
@@ -86,5 +92,9 @@ class CoordinatorSnapshotReplayTest {
     assertThat(before.exitCode()).as(before.out() + before.err()).isEqualTo(2);
     assertThat(before.err()).contains("comes before the end of snapshot").contains("replay without --from-snapshot");
     assertThat(after.exitCode()).as(after.out() + after.err()).isZero();
+    var beforeWritten = Cli.run("replay", "--file", export.toString(), "--from-snapshot", later.toString(),
+        "--until", START.plusSeconds(60).toString());
+    assertThat(beforeWritten.exitCode()).as(beforeWritten.out() + beforeWritten.err()).isEqualTo(2);
+    assertThat(beforeWritten.err()).contains("comes before snapshot").contains("was written");
   }
 }
