@@ -111,6 +111,12 @@ public final class KvfleetException extends RuntimeException {
     return new KvfleetException(Kind.BUSY, what + "; nothing was released: try again once they end", null);
   }
 
+  /** The node agent's API answers before its first join has completed. */
+  public static KvfleetException notJoinedYet(String nodeId) {
+    return new KvfleetException(Kind.REJOINING, nodeId + " has not joined the fleet yet; nothing was registered: try"
+        + " again in a second", null);
+  }
+
   /** A reader found no topic {@code topic} at {@code bootstrapServers} (Kafka answers an empty list for it). */
   public static KvfleetException noSuchTopic(String topic, String bootstrapServers) {
     return new KvfleetException(Kind.NOT_FOUND, "Kafka at " + bootstrapServers + " has no topic " + topic

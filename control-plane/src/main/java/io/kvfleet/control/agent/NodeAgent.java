@@ -87,6 +87,7 @@ public final class NodeAgent extends VerticleBase {
   /** What the node's registrations said, for each new incarnation to say again. */
   private final Reannounce said = new Reannounce();
   private volatile int httpPort = -1;
+  private io.vertx.core.http.HttpServer api;
   private volatile boolean crashed;
   /** How long a stopping agent waits for the transfers it runs to end before it leaves, by default. */
   public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
@@ -151,19 +152,26 @@ public final class NodeAgent extends VerticleBase {
     long began = StartupMarks.now();
     ordersOpening.onSuccess(log -> orderLog = log);
     watchOpening.onSuccess(watch -> lossWatch = watch);
+    // The local API binds before the join: a start that cannot (its port taken) fails before it says anything to
+    // the fleet, where its join would have made the agent already serving this node step aside. Calls before the
+    // join are refused as "not joined yet".
+    Future<?> listening = config.httpPort() < 0 ? Future.succeededFuture()
+        : HttpLimits.server(vertx, API_IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS,
+            config.nodeId() + " agent API", AgentApi.router(vertx, this, apiToken))
+            .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> {
+              api = server;
+              httpPort = server.actualPort();
+            });
     // join, not all: when one reader fails, the other may still be opening, and it must be closed too.
-    return Future.join(ordersOpening, watchOpening)
+    return Future.join(ordersOpening, watchOpening, listening)
         .onSuccess(opened -> StartupMarks.span("kafka-readers", began))
         .compose(opened -> join(false, watchOpening))
         .onSuccess(joined -> StartupMarks.mark("peer-joined"))
-        .compose(v -> {
-      orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
-      landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
-      return config.httpPort() < 0 ? Future.succeededFuture()
-          : HttpLimits.server(vertx, API_IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS,
-              config.nodeId() + " agent API", AgentApi.router(vertx, this, apiToken))
-              .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> httpPort = server.actualPort());
-    }).recover(this::startFailed);
+        .<Void>map(v -> {
+          orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
+          landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
+          return null;
+        }).recover(this::startFailed);
   }
 
   /**
@@ -179,6 +187,7 @@ public final class NodeAgent extends VerticleBase {
     }
     return leave(ReasonCodes.SHUTDOWN).timeout(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS)
         .transform(left -> closeReaders())
+        .transform(closed -> api == null ? Future.succeededFuture() : api.close())
         .transform(closed -> Future.failedFuture(cause));
   }
 
@@ -397,6 +406,9 @@ public final class NodeAgent extends VerticleBase {
     if (supersededBy != null) {
       return java.util.Optional.of(KvfleetException.superseded(config.nodeId(), config.epoch(), supersededBy.epoch(),
           supersededBy.host()));
+    }
+    if (registrations == null) {
+      return java.util.Optional.of(KvfleetException.notJoinedYet(config.nodeId()));
     }
     return rejoining ? java.util.Optional.of(KvfleetException.rejoining(config.nodeId())) : java.util.Optional.empty();
   }

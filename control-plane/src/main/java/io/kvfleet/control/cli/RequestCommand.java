@@ -21,7 +21,6 @@ import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.state.PeerStatus;
-import io.kvfleet.events.state.PeerView;
 import io.kvfleet.events.trust.FleetKey;
 import io.kvfleet.events.trust.TrustException;
 import java.nio.file.Path;
@@ -45,7 +44,8 @@ import picocli.CommandLine.Option;
 @Command(name = "request", mixinStandardHelpOptions = true,
     description = "Ask a running fleet for one transfer, as a router does: publish a transfer.requested between two"
         + " registered regions at their nodes' current epochs (read from the log), then wait for its one ending and"
-        + " print it. Exit 0 when it completed, 1 when it ended otherwise, 2 on bad input.")
+        + " print it (a node the log has not alive is asked all the same, and the fleet's refusal printed). Exit 0 when"
+        + " it completed, 1 when it ended otherwise, 2 when nothing was asked (bad input, a node that never joined).")
 final class RequestCommand implements Callable<Integer> {
   @Option(names = "--bootstrap-servers", required = true, description = "The fleet's Kafka, e.g. 127.0.0.1:9092")
   String bootstrapServers;
@@ -86,15 +86,21 @@ final class RequestCommand implements Callable<Integer> {
       kafkaConfig.apply(bootstrapServers);
       var source = Endpoint.parse("--from", from);
       var destination = Endpoint.parse("--to", to);
-      if (bytes <= 0 || sourceOffset < 0 || destinationOffset < 0 || deadline.isNegative() || deadline.isZero()) {
-        throw KvfleetException.badInput("--bytes and --deadline must be positive, the offsets not negative");
+      if (bytes <= 0 || sourceOffset < 0 || destinationOffset < 0) {
+        throw KvfleetException.badInput("--bytes must be positive, the offsets not negative");
+      }
+      if (deadline.isNegative() || deadline.isZero() || deadline.compareTo(Duration.ofDays(1)) > 0) {
+        throw KvfleetException.badInput("--deadline must be more than 0 and at most a day, not " + deadline);
+      }
+      if (id != null && (id.isBlank() || id.length() > 256)) {
+        throw KvfleetException.badInput("--id must be 1 to 256 characters, not blank");
       }
       Optional<FleetKey> signing = Optional.ofNullable(key).map(FleetKey::load);
       FleetTopics.require(bootstrapServers);
       var fleet = new Replay(ReplayOptions.defaults());
       ReplayRunner.read(new LogSource.Kafka(bootstrapServers, List.of(Topics.NODES)), fleet::accept, false);
-      long sourceEpoch = alive(fleet, source.node());
-      long destinationEpoch = alive(fleet, destination.node());
+      long sourceEpoch = epochOf(fleet, source.node());
+      long destinationEpoch = epochOf(fleet, destination.node());
       String transferId = id != null ? id : "cli-" + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36);
       var request = new TransferRequested(transferId, source.node(), sourceEpoch, source.region(), destination.node(),
           destinationEpoch, destination.region(), TransferOp.WRITE,
@@ -146,14 +152,19 @@ final class RequestCommand implements Callable<Integer> {
         || event instanceof TransferTimedOut;
   }
 
-  /** The epoch {@code node} is alive at, or why there is none to ask. */
-  private long alive(Replay fleet, String node) {
-    var peer = fleet.state().peer(node);
-    if (peer.isEmpty() || peer.get().status() != PeerStatus.ALIVE) {
-      throw KvfleetException.badInput(node + " is not alive in the fleet at " + bootstrapServers
-          + peer.map(p -> " (epoch " + p.epoch() + " is " + p.status() + ")").orElse(" (it never joined)"));
+  /**
+   * The epoch the log last knew {@code node} at. One that is not alive is asked for all the same, as a
+   * router with that view would ask: the fleet's refusal is then in the log, counted like any other. A
+   * node that never joined has no epoch to name.
+   */
+  private long epochOf(Replay fleet, String node) {
+    var peer = fleet.state().peer(node).orElseThrow(() -> KvfleetException.badInput(node + " never joined the"
+        + " fleet at " + bootstrapServers + ": no epoch to name (is the --from/--to node id right?)"));
+    if (peer.status() != PeerStatus.ALIVE) {
+      System.err.printf("kvfleet request: %s epoch %d is %s; asking all the same (the fleet will refuse it)%n", node,
+          peer.epoch(), peer.status());
     }
-    return peer.map(PeerView::epoch).orElseThrow();
+    return peer.epoch();
   }
 
   /** {@code node/region}. */

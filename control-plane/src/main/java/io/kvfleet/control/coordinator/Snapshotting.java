@@ -38,6 +38,7 @@ final class Snapshotting {
   private final Duration interval;
   private final long everyEvents;
   private long lastApplied;
+  private long lastWrite = System.nanoTime();
   private boolean writing;
   /** Kafka's ids of the fleet topics, read at start; without them no snapshot is resumed from or written. */
   private SortedMap<String, String> topicIds;
@@ -152,9 +153,14 @@ final class Snapshotting {
     return Future.all(seeks);
   }
 
-  /** Writes a snapshot if one is due; call it on the event loop that owns {@code state}. */
+  /**
+   * Writes a snapshot if one is due: {@code everyEvents} folded since the last, or anything folded and ten
+   * intervals gone by (a quiet fleet below the event count had no snapshot until a clean stop, so a crash
+   * meant folding its whole log again). Call it on the event loop that owns {@code state}.
+   */
   void maybeWrite(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
-    if (state.appliedCount() - lastApplied >= everyEvents) {
+    long folded = state.appliedCount() - lastApplied;
+    if (folded >= everyEvents || folded > 0 && System.nanoTime() - lastWrite >= interval.toNanos() * 10) {
       write(vertx, coordinatorId, state, order, clock);
     }
   }
@@ -184,6 +190,7 @@ final class Snapshotting {
           writing = false;
           if (done.succeeded()) {
             lastApplied = snapshot.applied();
+            lastWrite = System.nanoTime();
             LOG.info("snapshot {} written: {} events", done.result(), snapshot.applied());
           } else {
             LOG.warn("snapshot not written: {}", done.cause().toString());

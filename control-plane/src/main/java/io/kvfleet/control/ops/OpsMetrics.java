@@ -50,7 +50,10 @@ public final class OpsMetrics {
    */
   public static Consumer<Router> agentRoutes(PrometheusMeterRegistry registry, String nodeId, IntSupplier waiting,
       int capacity) {
+    // A strong reference: Micrometer holds a gauge's object weakly, and nothing else holds this supplier (it read
+    // NaN once collected, the gauge an operator alerts on while Kafka is away).
     io.micrometer.core.instrument.Gauge.builder("kvfleet_publisher_buffer_events", waiting, IntSupplier::getAsInt)
+        .strongReference(true)
         .tag("node", nodeId).description("events the agent's publisher holds that Kafka has not acknowledged")
         .register(registry);
     io.micrometer.core.instrument.Gauge.builder("kvfleet_publisher_buffer_capacity_events", () -> capacity)

@@ -103,21 +103,24 @@ class AgentLifecycleIT {
     Await.until("the agent to join again once the topic is back", WAIT, () -> agent.epoch() != 1 && !agent.draining());
   }
 
+  /**
+   * An agent whose API port is taken fails before it joins. It used to join first: a second agent started by
+   * mistake with the same id and a taken port made the one serving the node step aside, then died itself.
+   */
   @Test
-  void aStartThatFailsAfterTheJoinSaysGoodbyeAndClosesItsReaders() throws Exception {
+  void aStartWhoseApiCannotListenFailsBeforeItJoinsAndClosesItsReaders() throws Exception {
     FleetTopics.ensure(servers, (short) 1);
     var log = new Collected();
     owned.add(EventTail.start(servers, List.of(Topics.NODES), log::add));
     try (var taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      var agent = agent("taken-0", taken.getLocalPort()); // its API's port is in use: the last step fails
+      var agent = agent("taken-0", taken.getLocalPort()); // its API's port is in use
 
       assertThatThrownBy(() -> await(vertx.deployVerticle(agent))).hasMessageContaining("Address already in use");
     }
     assertThat(OpenClients.open(servers, "taken-0-")).as("readers still open").isEmpty();
     readPastTheGoodbyes("taken-0", log);
-    assertThat(log.envelopes()).filteredOn(e -> e.data() instanceof PeerLeft l && l.nodeId().equals("taken-0"))
-        .as("goodbyes of taken-0, which had joined").singleElement()
-        .satisfies(e -> assertThat(((PeerLeft) e.data()).reason()).isEqualTo(io.kvfleet.events.ReasonCodes.SHUTDOWN));
+    assertThat(log.envelopes()).as("taken-0's records").noneMatch(e -> e.data() instanceof io.kvfleet.events.PeerJoined j
+        && j.nodeId().equals("taken-0") || e.data() instanceof PeerLeft l && l.nodeId().equals("taken-0"));
   }
 
   @Test

@@ -21,6 +21,12 @@ class UserErrorsTest {
       "replay --file x.jsonl.zst --max-anomalies -1 | --max-anomalies must not be negative: -1",
       "export --bootstrap-servers 127.0.0.1:1 -o /no/such/folder/x.jsonl.zst | cannot write /no/such/folder/x.jsonl.zst:"
           + " its folder does not exist",
+      "request --bootstrap-servers 127.0.0.1:1 --from p-0/kv --to d-0/kv --bytes 1 --deadline 2562047788016h"
+          + " | --deadline must be more than 0 and at most a day, not PT2562047788016H",
+      "request --bootstrap-servers 127.0.0.1:1 --from p-0/kv --to d-0/kv --bytes 1 --id= | --id must be 1 to 256"
+          + " characters, not blank",
+      "request --bootstrap-servers 127.0.0.1:1 --from p-0 --to d-0/kv --bytes 1 | --from p-0: give NODE/REGION, e.g."
+          + " prefill-0/kv_data-0",
       // An earlier incident's export was replaced without a word.
       "export --bootstrap-servers 127.0.0.1:1 -o /etc/passwd | /etc/passwd exists (an earlier export?): nothing was"
           + " written; give another -o, or --force to replace it",

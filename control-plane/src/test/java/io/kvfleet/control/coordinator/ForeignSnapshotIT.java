@@ -63,4 +63,18 @@ class ForeignSnapshotIT {
     assertThat(store.files("coordinator")).singleElement()
         .satisfies(file -> assertThat(SnapshotStore.read(file).header().applied()).isEqualTo(applied));
   }
+
+  /** A quiet fleet, below the event count: a snapshot after ten intervals with anything folded, not only at a stop. */
+  @Test
+  void aQuietFleetGetsASnapshotAfterTenIntervals() throws Exception {
+    var store = new SnapshotStore(dir.resolve("quiet"));
+    try (var fleet = new Fleet()) {
+      fleet.startCoordinator(c -> c.withSnapshots(store, Duration.ofMillis(300), 1_000_000));
+      fleet.request("q-0", 1, 1, Duration.ofSeconds(30));
+      Await.until("the request answered", Duration.ofSeconds(60),
+          () -> fleet.log.envelopes().stream().anyMatch(e -> e.data() instanceof TransferRejected));
+
+      Await.until("a snapshot of the quiet fleet", Duration.ofSeconds(30), () -> !store.files("coordinator").isEmpty());
+    }
+  }
 }

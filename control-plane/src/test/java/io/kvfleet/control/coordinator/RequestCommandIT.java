@@ -18,7 +18,7 @@ class RequestCommandIT {
       String bootstrap = fleet.kafka.bootstrapServers();
       fleet.startCoordinator();
       fleet.startAgent("prefill-0", 11, new InProcessDataPlane(), Duration.ofSeconds(1));
-      fleet.startAgent("decode-0", 12, new InProcessDataPlane(), Duration.ofSeconds(1));
+      String decode = fleet.startAgent("decode-0", 12, new InProcessDataPlane(), Duration.ofSeconds(1));
       Await.until("both agents joined", Duration.ofSeconds(30),
           () -> fleet.log.envelopes().stream().filter(e -> e.data() instanceof PeerJoined).count() == 2);
 
@@ -37,7 +37,16 @@ class RequestCommandIT {
       assertThat(outOfBounds.exitCode()).as(outOfBounds.out() + outOfBounds.err()).isEqualTo(1);
       assertThat(outOfBounds.out()).contains("OUT_OF_BOUNDS");
       assertThat(nobody.exitCode()).isEqualTo(2);
-      assertThat(nobody.err()).contains("decode-9 is not alive in the fleet").contains("(it never joined)");
+      assertThat(nobody.err()).contains("decode-9 never joined the fleet");
+      // A node that left is asked all the same: the refusal is the fleet's, in the log, and counted.
+      Fleet.await(fleet.vertx.undeploy(decode));
+      Await.until("decode-0 left", Duration.ofSeconds(30), () -> fleet.log.envelopes().stream()
+          .anyMatch(e -> e.data() instanceof io.kvfleet.events.PeerLeft));
+      var left = Cli.run("request", "--bootstrap-servers", bootstrap, "--from", "prefill-0/kv_data-0",
+          "--to", "decode-0/kv_data-0", "--bytes", "4096", "--id", "cli-3");
+      assertThat(left.exitCode()).as(left.out() + left.err()).isEqualTo(1);
+      assertThat(left.err()).contains("decode-0 epoch 12 is LEFT; asking all the same");
+      assertThat(left.out()).contains("cli-3 REJECTED PEER_NOT_ALIVE");
       assertThat(shape.exitCode()).isEqualTo(2);
       assertThat(shape.err()).contains("--from prefill-0: give NODE/REGION");
     }

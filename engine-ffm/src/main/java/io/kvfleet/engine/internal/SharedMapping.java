@@ -83,7 +83,8 @@ public final class SharedMapping implements AutoCloseable {
    * UCX 1.13 serves a put to it unchecked): the range is not unmapped but mapped over with private
    * anonymous pages (no swap reserved), so a late write lands where nobody reads it instead of faulting
    * the agent (SIGSEGV in its UCX progress) or reaching whatever the kernel maps at the address next. The
-   * range's address space stays taken for the process's life; its pages cost memory only once written.
+   * range stays taken until {@link ParkedRanges} lets it go (the oldest past 4,096 ranges or 16 TiB); its
+   * pages cost memory only once written.
    */
   @Override
   public synchronized void close() {
@@ -97,5 +98,6 @@ public final class SharedMapping implements AutoCloseable {
       throw EngineException.nativeCallFailed("mmap over", result.errno(),
           Libc.strerror(result.errno()), "shared memory " + name + " at " + Hex.range(address, length));
     }
+    ParkedRanges.DEFAULT.park(address, length);
   }
 }
