@@ -117,6 +117,12 @@ public final class KvfleetException extends RuntimeException {
         + " again in a second", null);
   }
 
+  /** The node agent is stopping (or its start failed): it takes no new registration. */
+  public static KvfleetException stopping(String nodeId) {
+    return new KvfleetException(Kind.REJOINING, nodeId + "'s agent is stopping; nothing was registered: register with"
+        + " the agent that serves " + nodeId + " next", null);
+  }
+
   /** A reader found no topic {@code topic} at {@code bootstrapServers} (Kafka answers an empty list for it). */
   public static KvfleetException noSuchTopic(String topic, String bootstrapServers) {
     return new KvfleetException(Kind.NOT_FOUND, "Kafka at " + bootstrapServers + " has no topic " + topic

@@ -205,9 +205,22 @@ public final class Engine implements AutoCloseable {
           throw EngineException.busy(registration.describe(), busy);
         }
       }
+      // Each closed on its own: one that fails to let go is still out of the registry, and the rest are closed.
+      RuntimeException first = null;
       for (Registration registration : stopped) {
-        registration.close();
         registry.remove(registration);
+        try {
+          registration.close();
+        } catch (RuntimeException e) {
+          if (first == null) {
+            first = e;
+          } else {
+            first.addSuppressed(e);
+          }
+        }
+      }
+      if (first != null) {
+        throw first;
       }
     } finally {
       lock.unlock();

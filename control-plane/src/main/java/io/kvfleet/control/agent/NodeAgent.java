@@ -88,6 +88,8 @@ public final class NodeAgent extends VerticleBase {
   private final Reannounce said = new Reannounce();
   private volatile int httpPort = -1;
   private io.vertx.core.http.HttpServer api;
+  /** Set once the first join (its registrations included) completed: worker calls before that are refused. */
+  private volatile boolean serving;
   private volatile boolean crashed;
   /** How long a stopping agent waits for the transfers it runs to end before it leaves, by default. */
   public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
@@ -156,17 +158,20 @@ public final class NodeAgent extends VerticleBase {
     // the fleet, where its join would have made the agent already serving this node step aside. Calls before the
     // join are refused as "not joined yet".
     Future<?> listening = config.httpPort() < 0 ? Future.succeededFuture()
-        : HttpLimits.server(vertx, API_IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS,
-            config.nodeId() + " agent API", AgentApi.router(vertx, this, apiToken))
+        : Future.succeededFuture().compose(v -> HttpLimits.server(vertx, API_IDLE_SECONDS, HttpLimits.MAX_CONNECTIONS,
+            config.nodeId() + " agent API", AgentApi.router(vertx, this, apiToken)) // a throw fails the start
             .listen(config.httpPort(), "127.0.0.1").onSuccess(server -> {
               api = server;
               httpPort = server.actualPort();
-            });
+            }));
     // join, not all: when one reader fails, the other may still be opening, and it must be closed too.
     return Future.join(ordersOpening, watchOpening, listening)
         .onSuccess(opened -> StartupMarks.span("kafka-readers", began))
         .compose(opened -> join(false, watchOpening))
-        .onSuccess(joined -> StartupMarks.mark("peer-joined"))
+        .onSuccess(joined -> {
+          serving = true;
+          StartupMarks.mark("peer-joined");
+        })
         .<Void>map(v -> {
           orders = vertx.eventBus().consumer(Addresses.transfers(config.nodeId()), m -> runner.onBusOrder(m));
           landings = vertx.eventBus().consumer(Addresses.landings(config.nodeId()), m -> landingDesk.onLanding(m));
@@ -407,7 +412,10 @@ public final class NodeAgent extends VerticleBase {
       return java.util.Optional.of(KvfleetException.superseded(config.nodeId(), config.epoch(), supersededBy.epoch(),
           supersededBy.host()));
     }
-    if (registrations == null) {
+    if (stopping) {
+      return java.util.Optional.of(KvfleetException.stopping(config.nodeId()));
+    }
+    if (!serving) {
       return java.util.Optional.of(KvfleetException.notJoinedYet(config.nodeId()));
     }
     return rejoining ? java.util.Optional.of(KvfleetException.rejoining(config.nodeId())) : java.util.Optional.empty();

@@ -107,7 +107,7 @@ public final class SnapshotStore {
     } catch (IOException | RuntimeException e) {
       throw new InvalidSnapshotException(file + olderVersion(all, newline)
           .map(v -> " is kvfleet-snapshot version " + v + ", this build reads version " + SnapshotHeader.VERSION
-              + " (written by an older build: a coordinator folds the log from the start)")
+              + " (written by another build: a coordinator folds the log from the start)")
           .orElse(" is not a kvfleet snapshot: its first line is not a snapshot header"));
     }
     check(header, all.length - newline - 1);
@@ -116,7 +116,7 @@ public final class SnapshotStore {
     return new Snapshot(file, header, state);
   }
 
-  /** The version a snapshot header of another version names, when the line is one (its fields differ from this build's). */
+  /** The version a snapshot header of another build names, when the line is one (its fields differ from this build's). */
   private static Optional<Integer> olderVersion(byte[] all, int newline) {
     try {
       var line = ReplayJson.mapper().readTree(all, 0, newline);

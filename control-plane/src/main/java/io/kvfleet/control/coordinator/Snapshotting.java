@@ -43,6 +43,8 @@ final class Snapshotting {
   /** Kafka's ids of the fleet topics, read at start; without them no snapshot is resumed from or written. */
   private SortedMap<String, String> topicIds;
   private String bootstrapServers;
+  private boolean readingIds;
+  private boolean idsWarned;
   private List<String> topics = List.of();
 
   Snapshotting(SnapshotStore store, Duration interval, long everyEvents) {
@@ -80,14 +82,17 @@ final class Snapshotting {
     }
     this.bootstrapServers = bootstrapServers;
     this.topics = List.copyOf(topics);
-    return vertx.executeBlocking(() -> FleetTopics.ids(bootstrapServers, topics)).<Void>map(ids -> {
+    readingIds = true;
+    return vertx.executeBlocking(() -> FleetTopics.ids(bootstrapServers, topics), false).<Void>map(ids -> {
       topicIds = ids;
       return null;
     }).recover(failed -> {
-      LOG.warn("cannot read the ids of {} ({}): this coordinator does not resume from a snapshot, and writes one "
-          + "only once it can read them", topics, failed.getMessage());
+      // Said once: tried again whenever a snapshot is due, which an ACL that denies it would make every interval.
+      (idsWarned ? LOG.atDebug() : LOG.atWarn()).log("cannot read the ids of {} ({}): this coordinator does not resume"
+          + " from a snapshot, and writes one only once it can read them", topics, failed.getMessage());
+      idsWarned = true;
       return Future.succeededFuture();
-    });
+    }).onComplete(done -> readingIds = false);
   }
 
   /** The coordinator took {@code snapshot}'s state: the next snapshot is due counting from it. */
@@ -161,6 +166,9 @@ final class Snapshotting {
   void maybeWrite(Vertx vertx, String coordinatorId, FleetState state, FoldOrder.Builder order, Clock clock) {
     long folded = state.appliedCount() - lastApplied;
     if (folded >= everyEvents || folded > 0 && System.nanoTime() - lastWrite >= interval.toNanos() * 10) {
+      if (topicIds == null && store != null && bootstrapServers != null && !readingIds) {
+        readTopicIds(vertx, bootstrapServers, topics); // not read at start (Kafka away then): the next due one writes
+      }
       write(vertx, coordinatorId, state, order, clock);
     }
   }
@@ -178,9 +186,8 @@ final class Snapshotting {
     if (store == null || writing) {
       return Future.succeededFuture();
     }
-    if (topicIds == null) { // not read at start (Kafka away then): tried again whenever a snapshot is due
-      return bootstrapServers == null ? Future.succeededFuture() : readTopicIds(vertx, bootstrapServers, topics)
-          .compose(read -> topicIds == null ? Future.succeededFuture() : write(vertx, coordinatorId, state, order, clock));
+    if (topicIds == null) {
+      return Future.succeededFuture();
     }
     writing = true;
     var snapshot = StateSnapshot.of(state);

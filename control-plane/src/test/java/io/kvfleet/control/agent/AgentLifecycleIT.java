@@ -133,6 +133,8 @@ class AgentLifecycleIT {
 
     agent.fenceNow("a drill"); // on the agent's event loop, ahead of the stop below
     await(vertx.undeploy(deployment));
+    // A worker's call to an agent that stopped registers nothing (it was taken during the stop's drain).
+    assertThatThrownBy(() -> await(agent.register(List.of()))).cause().hasMessageContaining("agent is stopping");
 
     readPastTheGoodbyes("twice-0", log);
     assertThat(log.envelopes()).filteredOn(e -> e.data() instanceof PeerLeft l && l.nodeId().equals("twice-0")

@@ -91,7 +91,7 @@ class SnapshotStoreTest {
 
     assertThat(loaded.snapshot()).isEmpty();
     assertThat(loaded.skipped()).singleElement().satisfies(s -> assertThat(s.reason())
-        .contains("is kvfleet-snapshot version 1, this build reads version 2").contains("older build"));
+        .contains("is kvfleet-snapshot version 1, this build reads version 2").contains("another build"));
   }
 
   @Test

@@ -8,7 +8,9 @@ import java.util.ArrayDeque;
  * {@code maxRanges} ranges or {@code maxBytes} of address space the oldest is unmapped, so a worker that
  * registers and releases in a loop cannot use up the agent's address space or its kernel map count (before
  * the bound, 2,000 releases of a 64 GiB object left the agent unable to map anything, while it still looked
- * alive to the fleet). A put to a range released that long ago faults as it did before ranges were parked.
+ * alive to the fleet). A put to a range released that long ago meets what it met before ranges were parked: a
+ * fault, or whatever the kernel has mapped there since (the next mapping may well get the range). A worker that
+ * releases 4,096 regions can push a range out on purpose; the worker is already trusted with the agent's memory.
  */
 public final class ParkedRanges {
   /** The agent's bound: 16 TiB of address space (an eighth of a 47-bit user space), 4,096 ranges. */
