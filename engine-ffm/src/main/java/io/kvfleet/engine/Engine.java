@@ -206,22 +206,12 @@ public final class Engine implements AutoCloseable {
         }
       }
       // Each closed on its own: one that fails to let go is still out of the registry, and the rest are closed.
-      RuntimeException first = null;
+      var closer = new Closer();
       for (Registration registration : stopped) {
         registry.remove(registration);
-        try {
-          registration.close();
-        } catch (RuntimeException e) {
-          if (first == null) {
-            first = e;
-          } else {
-            first.addSuppressed(e);
-          }
-        }
+        closer.run(registration::close);
       }
-      if (first != null) {
-        throw first;
-      }
+      closer.rethrow();
     } finally {
       lock.unlock();
     }
