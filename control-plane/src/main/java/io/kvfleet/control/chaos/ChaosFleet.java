@@ -7,8 +7,6 @@ import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.kafka.KraftQuorum;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -67,7 +65,8 @@ final class ChaosFleet implements AutoCloseable {
   private ChaosFleet(ChaosConfig config, int brokerCount, int coordinatorCount) {
     this.config = config;
     this.group = coordinatorCount > 1;
-    int[] clientPorts = IntStream.range(0, brokerCount).map(i -> freePort()).toArray();
+    int[] ports = FreePorts.distinct(2 * brokerCount); // client ports, then controller ports
+    int[] clientPorts = java.util.Arrays.copyOf(ports, brokerCount);
     this.bootstrap = String.join(",", IntStream.of(clientPorts).mapToObj(p -> "127.0.0.1:" + p).toList());
     try {
       this.clusterPort = FreePorts.clusterBase();
@@ -76,7 +75,7 @@ final class ChaosFleet implements AutoCloseable {
     }
     this.members = FreePorts.members(clusterPort);
     String voters = String.join(",", IntStream.rangeClosed(1, brokerCount)
-        .mapToObj(id -> id + "@127.0.0.1:" + freePort()).toList());
+        .mapToObj(id -> id + "@127.0.0.1:" + ports[brokerCount + id - 1]).toList());
     for (int i = 0; i < brokerCount; i++) {
       var args = new ArrayList<>(List.of("kafka", "--port", Integer.toString(clientPorts[i]),
           "--data-dir", config.workDir().resolve("broker-" + (i + 1)).toString()));
@@ -272,14 +271,6 @@ final class ChaosFleet implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw KvfleetException.badInput("interrupted");
-    }
-  }
-
-  private static int freePort() {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on the loopback interface", e);
     }
   }
 

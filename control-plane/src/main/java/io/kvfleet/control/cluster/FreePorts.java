@@ -25,6 +25,30 @@ public final class FreePorts {
     throw new IOException("no " + ClusteredVertx.PORT_COUNT + " consecutive free ports found on loopback");
   }
 
+  /**
+   * {@code n} ports free on loopback now, all different: each socket stays open until all are taken (taken one
+   * at a time, the kernel once handed the same port to two brokers' controllers, and the cluster never formed).
+   */
+  public static int[] distinct(int n) {
+    var sockets = new java.util.ArrayList<ServerSocket>();
+    try {
+      for (int i = 0; i < n; i++) {
+        sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+      }
+      return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("no free port on the loopback interface", e);
+    } finally {
+      for (var socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // a listening socket that does not close is still no port anyone else holds
+        }
+      }
+    }
+  }
+
   /** {@code host:first-last} for a fleet whose members bind from {@code base}. */
   public static String members(int base) {
     return "127.0.0.1:" + base + "-" + (base + ClusteredVertx.PORT_COUNT - 1);

@@ -6,8 +6,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,8 +68,9 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port the client port, or 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, boolean deleteOnClose, int port) {
-    return start(new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port,
-        KraftQuorum.single(freePort()), port != 0));
+    int[] free = io.kvfleet.control.cluster.FreePorts.distinct(2);
+    return start(new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? free[0] : port,
+        KraftQuorum.single(port == free[1] ? free[0] : free[1]), port != 0));
   }
 
   /**
@@ -80,8 +79,9 @@ public final class EmbeddedKafka implements AutoCloseable {
    * properties are {@link KafkaClients#use used} for its address in this process.
    */
   public static EmbeddedKafka startSecured(Path dataDir, boolean deleteOnClose, int port, BrokerSecurity security) {
-    var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? freePort() : port,
-        KraftQuorum.single(freePort()), port != 0);
+    int[] free = io.kvfleet.control.cluster.FreePorts.distinct(2);
+    var kafka = new EmbeddedKafka(dataDir, deleteOnClose, port == 0 ? free[0] : port,
+        KraftQuorum.single(port == free[1] ? free[0] : free[1]), port != 0);
     kafka.security = security;
     return start(kafka);
   }
@@ -284,15 +284,6 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private Path logDir() {
     return dataDir.resolve("kraft");
-  }
-
-  private static int freePort() {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on the loopback interface", e);
-    }
   }
 
   private static void deleteTree(Path root) {

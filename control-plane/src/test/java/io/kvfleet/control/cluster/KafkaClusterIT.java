@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvfleet.events.Topics;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,8 +73,9 @@ class KafkaClusterIT {
   }
 
   private void startCluster() throws Exception {
-    int[] controllerPorts = {freePort(), freePort(), freePort()};
-    clientPorts = new int[] {freePort(), freePort(), freePort()};
+    int[] ports = FreePorts.distinct(6);
+    int[] controllerPorts = {ports[0], ports[1], ports[2]};
+    clientPorts = new int[] {ports[3], ports[4], ports[5]};
     voters = "1@127.0.0.1:" + controllerPorts[0] + ",2@127.0.0.1:" + controllerPorts[1] + ",3@127.0.0.1:" + controllerPorts[2];
     for (int id = 1; id <= 3; id++) {
       folders.add(Files.createTempDirectory("kvfleet-cluster-b" + id + "-"));
@@ -136,12 +135,6 @@ class KafkaClusterIT {
       }
       assertThat(System.nanoTime()).as("the restarted broker back in every ISR within " + timeout).isLessThan(deadline);
       Thread.sleep(500);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 }
