@@ -4,10 +4,12 @@ import io.kvfleet.control.StartupMarks;
 import io.kvfleet.control.agent.AgentConfig;
 import io.kvfleet.control.dataplane.EngineDataPlane;
 import io.kvfleet.control.agent.NodeAgent;
+import io.kvfleet.control.agent.PriorEpoch;
 import io.kvfleet.control.agent.RegistrationPolicy;
 import io.kvfleet.control.agent.TokenFile;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.Topics;
+import io.kvfleet.events.trust.Verifier;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -66,8 +68,6 @@ final class NodeCommand implements Callable<Integer> {
     Path tokenFile = apiTokenFile != null ? apiTokenFile : TokenFile.defaultPath(nodeId);
     var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();
-    long epoch = AgentConfig.newEpoch();
-    var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort, signing);
     String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
     // The join, Kafka and the engine probe need nothing of one another: side by side, the slowest bounds the start.
     var steps = new StartupSteps();
@@ -77,7 +77,13 @@ final class NodeCommand implements Callable<Integer> {
     var joining = steps.begin("cluster-join", () -> cluster.join().get(120, TimeUnit.SECONDS), Vertx::close);
     var publishing = steps.begin("kafka", () -> {
       cluster.ensureTopics();
-      return new EventPublisher(cluster.bootstrapServers, nodeId, epoch, Clock.systemUTC(),
+      // Above every epoch the log holds for this node: the fleet ignores a join at or below its current epoch.
+      long clock = AgentConfig.newEpoch();
+      long began = StartupMarks.now();
+      var prior = PriorEpoch.read(cluster.bootstrapServers, nodeId, Verifier.of(signing));
+      StartupMarks.span("prior-epoch", began);
+      prior.warning(nodeId, clock).ifPresent(System.err::println);
+      return new EventPublisher(cluster.bootstrapServers, nodeId, prior.joinAt(nodeId, clock), Clock.systemUTC(),
           EventPublisher.DEFAULT_CAPACITY, signing.key()).warm(Topics.NODES, Topics.TRANSFERS);
     }, EventPublisher::close);
     var probing = steps.begin("engine-probe", () -> EngineDataPlane.open(nodeId, devices, ucxAllowTcp), EngineDataPlane::close);
@@ -93,6 +99,8 @@ final class NodeCommand implements Callable<Integer> {
       throw e;
     }
     StartupMarks.mark("steps-done");
+    long epoch = events.epoch();
+    var config = new AgentConfig(nodeId, epoch, cluster.clusterHost, List.of(), policy, heartbeat, httpPort, signing);
     var agent = new NodeAgent(config, dataPlane, events).withApiToken(token);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();
     io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
@@ -118,7 +126,7 @@ final class NodeCommand implements Callable<Integer> {
         + " was fenced: its lease lapsed or the fleet declared it lost; why is in the log); requests must name the new"
         + " epoch"));
     agent.superseded().onSuccess(other -> {
-      System.err.println("node " + nodeId + " epoch " + epoch + ": another agent joined as " + nodeId + " (epoch "
+      System.err.println("node " + nodeId + " epoch " + agent.epoch() + ": another agent joined as " + nodeId + " (epoch "
           + other.epoch() + ", host " + other.host() + "); this one stopped serving and exits (two agents must not"
           + " share a node id)");
       new Thread(() -> System.exit(3), "kvfleet-superseded-exit").start(); // the shutdown hook needs the event loop

@@ -2,6 +2,8 @@ package io.kvfleet.control.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvfleet.control.kafka.Await;
+import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
@@ -12,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +51,11 @@ class ReadyLineIT {
         assertThat(get(api.group(1) + "/api/v1/peers", api.group(2)).statusCode()).isEqualTo(200);
         assertThat(coordinator.console()).contains("kvfleet-startup cluster-join ", "kvfleet-startup kafka ",
             "kvfleet-startup deployed ");
+        // ready-0 last ran on a host whose clock was an hour ahead of this one: a join at this clock would be ignored.
+        long ahead = System.currentTimeMillis() + 3_600_000;
+        try (var before = new EventPublisher(bootstrap, "ready-0", ahead, Clock.systemUTC())) {
+          before.publish(new PeerJoined("ready-0", ahead, "10.0.0.9", "AAECAwQFBgc=", List.of()), "ready-0").join();
+        }
         try (var agent = KvfleetProcess.start("ready-node", MARKS, with(cluster, "node", "--id", "ready-0"))) {
           String nodeApi = agent.awaitValue("kvfleet-node-api", 180);
           String token = Files.readString(Path.of(agent.awaitValue("kvfleet-node-api-token-file", 5))).strip();
@@ -57,7 +65,11 @@ class ReadyLineIT {
           assertThat(joinedLine.find()).as("the agent printed its epoch before its ready line").isTrue();
           long epoch = Long.parseLong(joinedLine.group(1));
           assertThat(node.body()).containsPattern("\"epoch\"\\s*:\\s*" + epoch + "\\b");
+          assertThat(epoch).as("joined above the epoch the log held").isGreaterThan(ahead);
+          assertThat(agent.console()).contains("the log holds epoch " + ahead + " for ready-0");
           assertThat(joinsInTheLogNow(bootstrap)).contains(new Joined("ready-0", epoch));
+          Await.until("the coordinator to take ready-0's join", Duration.ofSeconds(30), () -> bodyOf(api.group(1)
+              + "/api/v1/peers", api.group(2)).matches("(?s).*\"epoch\"\\s*:\\s*" + epoch + "\\b.*"));
           assertThat(agent.console()).contains("kvfleet-startup cluster-join ", "kvfleet-startup kafka ",
               "kvfleet-startup engine-probe ", "kvfleet-startup kafka-readers ", "kvfleet-startup peer-joined ");
         }
@@ -100,6 +112,15 @@ class ReadyLineIT {
         }
       }
       return joins;
+    }
+  }
+
+  /** The body {@code url} answers, or empty while it does not answer. */
+  private static String bodyOf(String url, String token) {
+    try {
+      return get(url, token).body();
+    } catch (Exception e) {
+      return "";
     }
   }
 
