@@ -44,9 +44,12 @@ public final class FleetMetrics {
   private final TransferPhases phases = new TransferPhases();
   private final Map<String, Long> epochs = new HashMap<>();
   private final Map<String, Timer> timers = new HashMap<>();
+  private final LabelValues labels;
 
   public FleetMetrics(MeterRegistry registry) {
     this.registry = registry;
+    this.labels = new LabelValues(label -> registry.counter("kvfleet_metric_label_values_capped", "label", label)
+        .increment());
   }
 
   /** The registry the metrics are in. */
@@ -83,11 +86,12 @@ public final class FleetMetrics {
 
   private void event(LogRecord record, Envelope envelope, FleetState state) {
     FleetEvent data = envelope.data();
-    registry.counter("kvfleet_events_folded", "type", data.wireType()).increment();
+    registry.counter("kvfleet_events_folded", "type", labels.of("type", data.wireType())).increment();
     switch (data) {
       case PeerJoined j -> joined(j);
       case PeerHeartbeat h -> { } // liveness is the state's (peers alive)
-      case PeerLost l -> registry.counter("kvfleet_leases_expired", "role", Roles.of(l.nodeId()), "reason", l.reason())
+      case PeerLost l -> registry.counter("kvfleet_leases_expired", "role", Roles.of(l.nodeId()), "reason",
+          labels.of("reason", l.reason()))
           .increment();
       case PeerLeft l -> registry.counter("kvfleet_peer_departures", "role", Roles.of(l.nodeId())).increment();
       case RegionRegistered r -> registration("registered", "NONE", r.backend(), r.region());
@@ -97,7 +101,8 @@ public final class FleetMetrics {
       }
       case RegionSkipped s -> registration("skipped", s.reason(), "none", s.region());
       case RegionDeregistered d -> registry.counter("kvfleet_deregistrations").increment();
-      case RegistrationDecision d -> registry.counter("kvfleet_registration_decisions", "policy", d.policy())
+      case RegistrationDecision d -> registry.counter("kvfleet_registration_decisions", "policy",
+          labels.of("policy", d.policy()))
           .increment(); // its outcome is a sentence, not a label
       case TransferRequested r -> {
         registry.counter("kvfleet_transfers_requested").increment();
@@ -110,7 +115,7 @@ public final class FleetMetrics {
         ended(record, envelope, state, r.transferId(), "rejected", r.reason(), Duration.ZERO);
       }
       case TransferCompleted c -> {
-        registry.counter("kvfleet_transfer_bytes", "path", c.path()).increment(c.bytes());
+        registry.counter("kvfleet_transfer_bytes", "path", labels.of("path", c.path())).increment(c.bytes());
         phase("engine", Duration.ofNanos(c.durationNanos()));
         ended(record, envelope, state, c.transferId(), "completed", "NONE", Duration.ofNanos(c.durationNanos()));
       }
@@ -136,13 +141,15 @@ public final class FleetMetrics {
   }
 
   private void registration(String outcome, String reason, String backend, RegionSpec region) {
-    registry.counter("kvfleet_registrations", "outcome", outcome, "reason", reason, "backend", backend,
+    registry.counter("kvfleet_registrations", "outcome", outcome, "reason", labels.of("reason", reason), "backend",
+        labels.of("backend", backend),
         "memory_type", region.memoryType().name(), "kind", region.kind().name()).increment();
   }
 
   private void nativeError(String backend, String op, long code) {
     if (code != 0) {
-      registry.counter("kvfleet_engine_native_errors", "backend", backend, "op", op, "code", Long.toString(code))
+      registry.counter("kvfleet_engine_native_errors", "backend", labels.of("backend", backend), "op", op, "code",
+          labels.of("code", Long.toString(code)))
           .increment();
     }
   }
@@ -151,10 +158,11 @@ public final class FleetMetrics {
   private void ended(LogRecord record, Envelope envelope, FleetState state, String transferId, String outcome,
       String reason, Duration engine) {
     if (!endedNow(state, envelope, transferId, outcome)) {
-      registry.counter("kvfleet_transfer_outcomes_not_kept", "outcome", outcome, "reason", reason).increment();
+      registry.counter("kvfleet_transfer_outcomes_not_kept", "outcome", outcome, "reason", labels.of("reason", reason))
+          .increment();
       return;
     }
-    registry.counter("kvfleet_transfers", "outcome", outcome, "reason", reason).increment();
+    registry.counter("kvfleet_transfers", "outcome", outcome, "reason", labels.of("reason", reason)).increment();
     var times = phases.ended(transferId);
     if (times.isEmpty()) {
       return; // its request came before this fold started (a snapshot) or was dropped

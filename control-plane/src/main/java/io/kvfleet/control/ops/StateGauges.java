@@ -10,6 +10,7 @@ final class StateGauges {
   private final Gauges inFlight;
   private final Gauges peersAlive;
   private final Gauges registeredBytes;
+  private final LabelValues labels = new LabelValues(label -> { }); // counted where the records are folded
 
   StateGauges(MeterRegistry registry) {
     inFlight = new Gauges(registry, "kvfleet_transfers_in_flight", "transfers requested and not yet ended");
@@ -31,7 +32,8 @@ final class StateGauges {
         continue;
       }
       for (String backend : region.remoteKeys().keySet()) {
-        registeredBytes.add(region.spec().length(), "backend", backend, "memory_type", region.spec().memoryType().name());
+        registeredBytes.add(region.spec().length(), "backend", labels.of("backend", backend), "memory_type",
+            region.spec().memoryType().name());
       }
     }
   }

@@ -156,6 +156,49 @@ class FleetMetricsTest {
     assertThat(Counters.of(again.registry())).isEqualTo(Counters.of(registry)).isNotEmpty();
   }
 
+  /**
+   * A writer that varies the strings it writes (a forged record, a buggy agent) made a time series of each:
+   * 10,000 reasons, backends and native codes were 10,000 series the coordinator kept and Prometheus scraped.
+   */
+  @Test
+  void labelValuesARecordChoosesAreBoundedAndNothingGoesUncounted() {
+    int writes = 10_000;
+    for (int i = 0; i < writes; i++) {
+      fold("router-0", i + 1, i, request("t-" + i));
+      fold("coordinator-0", i + 1, i, new TransferDispatched("t-" + i, "prefill-0", "coordinator-0"));
+      fold("prefill-0", i + 1, i, new TransferFailed("t-" + i, "prefill-0", "REASON_" + i, 1_000 + i, "forged"));
+      fold("mallory", i + 1, i, new RegistrationFailed("prefill-0", 1, region("r-" + i, MemoryType.DRAM),
+          "backend-" + i, "NO_MEMORY_DOMAIN", "", 0, "", UCX, ""));
+    }
+    fold("coordinator-0", writes + 1, writes, new TransferFailed("t-known", "prefill-0", "PEER_LOST", 0, ""));
+
+    var failed = registry.find("kvfleet_transfers").tag("outcome", "failed").counters();
+    assertThat(failed).hasSize(LabelValues.PER_LABEL + 1);
+    assertThat(failed.stream().mapToDouble(c -> c.count()).sum()).isEqualTo(writes);
+    assertThat(count("kvfleet_transfers", "outcome", "failed", "reason", LabelValues.OTHER))
+        .isEqualTo(writes - LabelValues.PER_LABEL);
+    assertThat(count("kvfleet_transfers", "outcome", "failed", "reason", "REASON_0")).isEqualTo(1);
+    assertThat(registry.find("kvfleet_engine_native_errors").counters()).hasSize(LabelValues.PER_LABEL + 1);
+    // The backend label's values are one set for every metric: the native errors' "transfer" is one of them.
+    var registrations = registry.find("kvfleet_registrations").counters();
+    assertThat(registrations).hasSizeLessThanOrEqualTo(LabelValues.PER_LABEL + 1);
+    assertThat(registrations.stream().mapToDouble(c -> c.count()).sum()).isEqualTo(writes);
+    assertThat(count("kvfleet_metric_label_values_capped", "label", "backend"))
+        .isEqualTo(count("kvfleet_registrations", "outcome", "failed", "reason", "NO_MEMORY_DOMAIN", "backend",
+            LabelValues.OTHER));
+    // A reason this build knows keeps its own series, however many unknown ones came first.
+    assertThat(count("kvfleet_transfer_outcomes_not_kept", "outcome", "failed", "reason", "PEER_LOST")).isEqualTo(1);
+  }
+
+  @Test
+  void aLabelValueNotShapedLikeOneIsCountedAsOther() {
+    fold("router-0", 1, 0, request("t-9"));
+    fold("coordinator-0", 1, 0, new TransferDispatched("t-9", "prefill-0", "coordinator-0"));
+    fold("prefill-0", 1, 1, new TransferFailed("t-9", "prefill-0", "a reason\nwith { spaces }", 0, ""));
+
+    assertThat(count("kvfleet_transfers", "outcome", "failed", "reason", LabelValues.OTHER)).isEqualTo(1);
+  }
+
   private void fold(String producer, long sequence, long atMillis, FleetEvent event) {
     fold(producer, sequence, atMillis, event, atMillis);
   }
