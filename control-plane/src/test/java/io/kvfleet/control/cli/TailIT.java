@@ -10,10 +10,17 @@ import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.KeyBinding;
+import io.kvfleet.events.trust.Role;
+import io.kvfleet.events.trust.TrustFile;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -43,6 +50,55 @@ class TailIT {
           .as("history by time across the topics, then the event that came while it followed")
           .containsExactly("peer.joined", "transfer.requested", "peer.left", "peer.joined");
     }
+  }
+
+  /**
+   * An operator tails one node of a signed fleet: the node's own events and the transfers from and to it, with a
+   * forged ending marked as such; before, tail had no filter and printed a forged record as any other.
+   */
+  @Test
+  void showsOneNodesEventsAndMarksWhatTheTrustFileRefuses(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    var decode = FleetKey.generate("decode-0");
+    var router = FleetKey.generate("router");
+    var trust = dir.resolve("trust.json");
+    TrustFile.of(new KeyBinding("decode-0", decode.publicKey(), Role.NODE, Set.of("decode-0"), Set.of("decode-0")),
+        new KeyBinding("router", router.publicKey(), Role.ROUTER, Set.of("router"), Set.of())).save(trust);
+    try (var kafka = EmbeddedKafka.startInTempDir();
+        var node = signed(kafka, "decode-0", decode);
+        var other = publisher(kafka, "prefill-7");
+        var routing = signed(kafka, "router", router);
+        var forger = publisher(kafka, "prefill-0")) {
+      publish(node, new PeerJoined("decode-0", 1, "h", "", List.of()));
+      publish(other, new PeerJoined("prefill-7", 1, "h", "", List.of()));
+      publish(routing, new TransferRequested("t-in", "prefill-0", 1, "kv", "decode-0", 1, "kv", TransferOp.WRITE,
+          List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 60_000, false));
+      publish(routing, new TransferRequested("t-else", "prefill-7", 1, "kv", "decode-9", 1, "kv", TransferOp.WRITE,
+          List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 60_000, false));
+      publish(forger, new TransferCompleted("t-in", "prefill-0", 4096, 1_000, "ucx/posix", ""));
+
+      var run = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "1s", "--node",
+          "decode-0", "--trust", trust.toString());
+
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      var lines = run.out().lines().toList();
+      assertThat(lines).as(run.out()).hasSize(3);
+      assertThat(lines.get(0)).contains("peer.joined", "decode-0").doesNotContain("UNAUTHENTICATED");
+      assertThat(lines.get(1)).contains("transfer.requested", "t-in").doesNotContain("UNAUTHENTICATED");
+      assertThat(lines.get(2)).startsWith("UNAUTHENTICATED (EVENT_UNSIGNED").contains("transfer.completed", "t-in");
+
+      var completedOnly = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "1s",
+          "--transfer", "t-in", "--type", "transfer.completed");
+      assertThat(completedOnly.out().lines().toList()).as(completedOnly.out()).singleElement().asString()
+          .contains("transfer.completed", "t-in").doesNotContain("UNAUTHENTICATED");
+      assertThat(completedOnly.err()).contains("signatures are NOT checked");
+    }
+  }
+
+  private static EventPublisher signed(EmbeddedKafka kafka, String producer, FleetKey key) {
+    FleetTopics.ensure(kafka.bootstrapServers(), (short) 1);
+    return new EventPublisher(kafka.bootstrapServers(), producer, 1, Clock.systemUTC(),
+        EventPublisher.DEFAULT_CAPACITY, java.util.Optional.of(key));
   }
 
   private static EventPublisher publisher(EmbeddedKafka kafka, String producer) {

@@ -1,0 +1,54 @@
+package io.kvfleet.control.console;
+
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.TransferRequested;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which events {@code kvfleet tail} prints: those about a node (its own events, and every event of a transfer from
+ * or to it), of one transfer, and of types starting with a prefix; each given filter must hold. A transfer's
+ * destination is named only by its request, so the requests read are remembered, at most {@link #TRANSFERS}.
+ */
+public final class TailFilter {
+  static final int TRANSFERS = 100_000;
+  private static final String WIRE_PREFIX = "io.kvfleet.";
+  private final String node;
+  private final String transfer;
+  private final String typePrefix;
+  private final Set<String> toNode = java.util.Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > TRANSFERS;
+    }
+  });
+
+  /** Each argument may be null: no filter on it. {@code type} may leave out {@code io.kvfleet.}. */
+  public TailFilter(String node, String transfer, String type) {
+    this.node = node;
+    this.transfer = transfer;
+    this.typePrefix = type == null ? null : type.startsWith(WIRE_PREFIX) ? type : WIRE_PREFIX + type;
+  }
+
+  /** Whether any filter was given. */
+  public boolean filters() {
+    return node != null || transfer != null || typePrefix != null;
+  }
+
+  /** Whether {@code envelope} is shown; call it for every event in log order. */
+  public boolean shows(Envelope envelope) {
+    var event = envelope.data();
+    boolean isTransfer = envelope.type().startsWith("io.kvfleet.transfer.");
+    if (node != null && event instanceof TransferRequested r && r.destinationNode().equals(node)) {
+      toNode.add(r.transferId());
+    }
+    if (typePrefix != null && !envelope.type().startsWith(typePrefix)) {
+      return false;
+    }
+    if (transfer != null && !(isTransfer && event.subject().equals(transfer))) {
+      return false;
+    }
+    return node == null || event.nodeId().equals(node) || (isTransfer && toNode.contains(event.subject()));
+  }
+}
