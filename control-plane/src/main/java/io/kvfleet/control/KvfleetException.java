@@ -93,6 +93,15 @@ public final class KvfleetException extends RuntimeException {
     return new KvfleetException(Kind.BAD_INPUT, message, null);
   }
 
+  /** The log holds {@code nodeId}'s join at the largest epoch there is (offset {@code offset}, by {@code producer}). */
+  public static KvfleetException epochsExhausted(String nodeId, long offset, String producer) {
+    return new KvfleetException(Kind.BAD_INPUT, "the log holds a join of node " + nodeId + " at epoch "
+        + Long.MAX_VALUE + " (offset " + offset + " of kvfleet.nodes, written as '" + producer + "'), the largest an"
+        + " epoch can be: no join can take " + nodeId + " back. No kvfleet agent writes it (an agent's epoch is its"
+        + " clock's milliseconds); whoever can write to Kafka can, unless the fleet is signed (docs/SECURITY.md)."
+        + " Start this node under another --id", null);
+  }
+
   /** A node agent that was fenced is joining again: registrations wait until its new epoch has joined. */
   public static KvfleetException rejoining(String nodeId) {
     return new KvfleetException(Kind.REJOINING, nodeId + " is joining again with a new epoch (its lease"

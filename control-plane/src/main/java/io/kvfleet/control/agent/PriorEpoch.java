@@ -17,70 +17,84 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidOffsetException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * The highest epoch the node topic holds under a node id, so that a starting agent joins above it. The fleet takes a
- * join only above the node's current epoch and ignores any other; an agent that joined below it would serve a node
- * the fleet holds lost, unnoticed. Its epoch is its clock's milliseconds, so it joins below whenever its clock is
- * behind the one of its node's last incarnation (a clock stepped back, a node moved to another host), and it would
- * never join again above a forged join at a huge epoch.
+ * The highest epoch at which the node topic holds a join of a node, so that a starting agent joins above it. The
+ * fleet takes a join only above the node's current epoch and ignores any other; an agent that joined below it would
+ * serve a node the fleet holds lost, unnoticed. Its epoch is its clock's milliseconds, so it joins below whenever its
+ * clock is behind the one of its node's last incarnation (a clock stepped back, a node moved to another host), and it
+ * would never join again above a forged join at a huge epoch.
  *
- * <p>It reads the node's partition back from its end, a window at a time (each twice the one after it), and stops
- * at the window that holds the join of the highest epoch read so far: what came before that join was written before
- * that incarnation began. Only records the fleet would trust count ({@code verifier}), and only those about this node
- * (a join, heartbeat, departure or loss). It gives up after {@link #BUDGET} records and says so: a node topic that
- * holds no record of the node in that many is one the node has not written to in a long time.
+ * <p>It reads the node's partition back from its end, a window at a time, each twice the size of the newer one. Only
+ * joins set the epoch: the fold ignores a heartbeat, departure or loss at any epoch but the current one, so one at a
+ * huge epoch says nothing. Such a record only sends the read further back, to its incarnation's join (a node's join
+ * comes before its heartbeats, often far before); the read stops once it holds a join at least as high as every
+ * record it read, at the partition's beginning, or after {@link #BUDGET} records. Only records the fleet would trust
+ * count ({@code verifier}), and only those about this node.
  */
 public final class PriorEpoch {
   static final int FIRST_WINDOW = 4_096;
   /** Records read back at most: a few seconds of reading. */
   static final long BUDGET = 2_000_000;
-  private static final Duration READING = Duration.ofSeconds(60);
+  /** The whole read's time, every Kafka call included. */
+  private static final Duration READING = Duration.ofSeconds(30);
+  private static final Duration POLL = Duration.ofMillis(200);
 
   /**
    * What the read found.
    *
-   * @param highest the highest epoch a trusted record about the node names, if any
-   * @param offset the offset of the first record read that names it (-1 without one)
-   * @param producer that record's producer (empty without one)
+   * @param highest the highest epoch of a trusted join of the node, if any
+   * @param offset that join's offset (-1 without one)
+   * @param producer that join's producer (empty without one)
    * @param read how many records were read back
-   * @param complete whether the read reached the join of {@code highest}, or the partition's beginning
+   * @param complete whether the read stopped on its rule, or at the partition's beginning, rather than at the budget
    */
   public record Found(OptionalLong highest, long offset, String producer, long read, boolean complete) {
 
     /**
-     * The epoch to join at: the clock's, or one above the highest found when the clock is not above it.
+     * The epoch to join at: the clock's, or one above the highest join found when the clock is not above it.
      *
-     * @throws KvfleetException when the highest is the largest epoch there is, which no join can go above
+     * @throws KvfleetException when that join is at the largest epoch there is, which no join can go above
      */
     public long joinAt(String nodeId, long clock) {
-      if (highest.isEmpty() || highest.getAsLong() < clock) {
+      if (!behind(clock)) {
         return clock;
       }
       if (highest.getAsLong() == Long.MAX_VALUE) {
-        throw KvfleetException.badInput("the log holds epoch " + Long.MAX_VALUE + " for node " + nodeId + " (offset "
-            + offset + " of " + Topics.NODES + ", written as '" + producer + "'), the largest an epoch can be: no join"
-            + " can take " + nodeId + " back. No kvfleet agent writes it (an agent's epoch is its clock's"
-            + " milliseconds); whoever can write to Kafka can, unless the fleet is signed (docs/SECURITY.md). Start"
-            + " this node under another --id");
+        throw KvfleetException.epochsExhausted(nodeId, offset, producer);
       }
       return highest.getAsLong() + 1;
     }
 
-    /** What an operator should know when the clock is not above the highest epoch found; empty when it is. */
+    /** What an operator should know: the clock is behind a join in the log, or the read stopped at its budget. */
     public Optional<String> warning(String nodeId, long clock) {
-      if (highest.isEmpty() || highest.getAsLong() < clock) {
-        return Optional.empty();
+      if (behind(clock)) {
+        return Optional.of("node " + nodeId + ": the log holds a join of " + nodeId + " at epoch "
+            + highest.getAsLong() + " (offset " + offset + " of " + Topics.NODES + ", written as '" + producer
+            + "'), not below this host's clock (" + clock + "): it joins at " + joinAt(nodeId, clock) + " so that"
+            + " the fleet takes the join. Either this host's clock is behind the one " + nodeId + " last ran on,"
+            + " another agent serves as " + nodeId + " now (it steps aside), or someone wrote that record (sign the"
+            + " fleet: docs/SECURITY.md)");
       }
-      return Optional.of("node " + nodeId + ": the log holds epoch " + highest.getAsLong() + " for " + nodeId
-          + " (offset " + offset + " of " + Topics.NODES + ", written as '" + producer + "'), not below this host's"
-          + " clock (" + clock + "): it joins at " + joinAt(nodeId, clock) + " so that the fleet takes the join."
-          + " Either this host's clock is behind the one " + nodeId + " last ran on, another agent serves as "
-          + nodeId + " now (it steps aside), or someone wrote that record (sign the fleet: docs/SECURITY.md)");
+      if (!complete) {
+        return Optional.of("node " + nodeId + ": read " + read + " records back in " + Topics.NODES + " and found"
+            + " no join of " + nodeId + " as high as its newest records; it joins " + (highest.isPresent()
+            ? "at its clock (" + clock + "), above the highest join it found (" + highest.getAsLong() + ")"
+            : "at its clock (" + clock + ")") + ", which the fleet ignores if an older join was higher");
+      }
+      return Optional.empty();
+    }
+
+    private boolean behind(long clock) {
+      return highest.isPresent() && highest.getAsLong() >= clock;
     }
   }
 
@@ -88,88 +102,113 @@ public final class PriorEpoch {
 
   /** Reads back the partition of {@link Topics#NODES} that holds {@code nodeId}'s records (its key). Blocks. */
   public static Found read(String bootstrapServers, String nodeId, Verifier verifier) {
-    var decoder = new EnvelopeDeserializer();
+    return read(bootstrapServers, nodeId, verifier, BUDGET);
+  }
+
+  static Found read(String bootstrapServers, String nodeId, Verifier verifier, long budget) {
+    long deadline = System.nanoTime() + READING.toNanos();
     try (var consumer = KafkaClients.consumer(bootstrapServers, Map.of("client.id", "kvfleet-" + nodeId
-            + "-prior-epoch", "enable.auto.commit", "false", "max.poll.records", FIRST_WINDOW),
+            + "-prior-epoch", "enable.auto.commit", "false", "isolation.level", "read_committed",
+            "auto.offset.reset", "none", "max.poll.records", FIRST_WINDOW),
         new StringDeserializer(), new ByteArrayDeserializer())) {
-      var infos = consumer.partitionsFor(Topics.NODES, READING);
+      var infos = consumer.partitionsFor(Topics.NODES, left(deadline));
       if (infos.isEmpty()) {
         throw KvfleetException.noSuchTopic(Topics.NODES, bootstrapServers);
       }
       var partition = new TopicPartition(Topics.NODES, OwnLossWatch.partition(nodeId, infos.size()));
       consumer.assign(List.of(partition));
-      long begin = consumer.beginningOffsets(List.of(partition), READING).get(partition);
-      long end = consumer.endOffsets(List.of(partition), READING).get(partition);
-      long deadline = System.nanoTime() + READING.toNanos();
-      var scan = new Scan(nodeId, verifier, decoder);
+      long end = consumer.endOffsets(List.of(partition), left(deadline)).get(partition);
+      var scan = new Scan(nodeId, verifier);
       long to = end;
       long window = FIRST_WINDOW;
-      while (to > begin && scan.read < BUDGET && !scan.reachedTheJoin()) {
-        long from = Math.max(begin, to - window);
-        consumer.seek(partition, from);
-        while (consumer.position(partition, READING) < to) {
-          if (System.nanoTime() > deadline) {
-            throw KvfleetException.kafkaUnreachable(bootstrapServers, new java.util.concurrent.TimeoutException(
-                "reading " + nodeId + "'s earlier epochs back from " + Topics.NODES + " took over " + READING));
-          }
-          for (var record : consumer.poll(Duration.ofMillis(200))) {
-            if (record.offset() < to) {
-              scan.take(record);
-            }
-          }
+      long begin = beginning(consumer, partition, deadline);
+      while (to > begin && scan.read < budget && !scan.done()) {
+        long from = Math.max(begin, Math.max(to - window, to - (budget - scan.read)));
+        try {
+          readRange(consumer, partition, from, to, scan, deadline);
+        } catch (InvalidOffsetException gone) { // retention deleted the window's start while it was read
+          begin = beginning(consumer, partition, deadline);
+          continue;
         }
         to = from;
         window *= 2;
       }
-      return scan.found(to <= begin);
+      return scan.found(to <= begin || scan.done());
+    } catch (KafkaException e) {
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
+    } catch (TimeoutException e) {
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, new TimeoutException("reading " + nodeId
+          + "'s earlier joins back from " + Topics.NODES + " took over " + READING.toSeconds() + " s; nothing was"
+          + " joined"));
     }
+  }
+
+  private static void readRange(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, long from, long to,
+      Scan scan, long deadline) throws TimeoutException {
+    consumer.seek(partition, from);
+    while (consumer.position(partition, left(deadline)) < to) {
+      Duration left = left(deadline);
+      for (var record : consumer.poll(left.compareTo(POLL) < 0 ? left : POLL)) {
+        if (record.offset() < to) {
+          scan.take(record);
+        }
+      }
+    }
+  }
+
+  private static long beginning(KafkaConsumer<?, ?> consumer, TopicPartition partition, long deadline)
+      throws TimeoutException {
+    return consumer.beginningOffsets(List.of(partition), left(deadline)).get(partition);
+  }
+
+  /** The time left before {@code deadline}; a {@link TimeoutException} once there is none. */
+  private static Duration left(long deadline) throws TimeoutException {
+    long nanos = deadline - System.nanoTime();
+    if (nanos <= 0) {
+      throw new TimeoutException();
+    }
+    return Duration.ofNanos(nanos);
   }
 
   /** What the reading back has seen so far, window by window, newest first. */
   private static final class Scan {
     private final String nodeId;
     private final Verifier verifier;
-    private final EnvelopeDeserializer decoder;
+    private final EnvelopeDeserializer decoder = new EnvelopeDeserializer();
     private long read;
-    private long highest = Long.MIN_VALUE;
+    private long highestJoin = Long.MIN_VALUE;
     private long offset = -1;
     private String producer = "";
-    private boolean joinOfHighest;
+    private long highestOther = Long.MIN_VALUE;
 
-    Scan(String nodeId, Verifier verifier, EnvelopeDeserializer decoder) {
+    Scan(String nodeId, Verifier verifier) {
       this.nodeId = nodeId;
       this.verifier = verifier;
-      this.decoder = decoder;
     }
 
     void take(ConsumerRecord<String, byte[]> record) {
       read++;
       if (!nodeId.equals(record.key()) || record.value() == null) {
-        return; // another node's record: not decoded
+        return; // another node's record, or a tombstone: not decoded
       }
       if (!(decoder.deserialize(record.topic(), record.headers(), record.value()) instanceof Decoded.Event e)
           || !(verifier.check(e.raw(), e.envelope(), id -> Optional.empty()) instanceof Verdict.Trusted)) {
         return;
       }
-      OptionalLong epoch = epochOf(e.envelope().data());
-      if (epoch.isEmpty()) {
-        return;
-      }
-      long at = epoch.getAsLong();
-      if (at > highest) {
-        highest = at;
-        offset = record.offset();
-        producer = e.envelope().producer();
-        joinOfHighest = false;
-      }
-      if (at == highest && e.envelope().data() instanceof PeerJoined) {
-        joinOfHighest = true;
+      FleetEvent event = e.envelope().data();
+      if (event instanceof PeerJoined j && j.nodeId().equals(nodeId)) {
+        if (j.epoch() > highestJoin) {
+          highestJoin = j.epoch();
+          offset = record.offset();
+          producer = e.envelope().producer();
+        }
+      } else {
+        epochOf(event).ifPresent(epoch -> highestOther = Math.max(highestOther, epoch));
       }
     }
 
     private OptionalLong epochOf(FleetEvent event) {
       return switch (event) {
-        case PeerJoined j when j.nodeId().equals(nodeId) -> OptionalLong.of(j.epoch());
         case PeerHeartbeat h when h.nodeId().equals(nodeId) -> OptionalLong.of(h.epoch());
         case PeerLeft l when l.nodeId().equals(nodeId) -> OptionalLong.of(l.epoch());
         case PeerLost l when l.nodeId().equals(nodeId) -> OptionalLong.of(l.epoch());
@@ -177,13 +216,14 @@ public final class PriorEpoch {
       };
     }
 
-    boolean reachedTheJoin() {
-      return joinOfHighest;
+    /** Whether a join was read that is at least as high as every record of the node read. */
+    boolean done() {
+      return offset >= 0 && highestJoin >= highestOther;
     }
 
-    Found found(boolean reachedTheBeginning) {
-      return new Found(offset < 0 ? OptionalLong.empty() : OptionalLong.of(highest), offset, producer, read,
-          joinOfHighest || reachedTheBeginning);
+    Found found(boolean complete) {
+      return new Found(offset < 0 ? OptionalLong.empty() : OptionalLong.of(highestJoin), offset, producer, read,
+          complete);
     }
   }
 }

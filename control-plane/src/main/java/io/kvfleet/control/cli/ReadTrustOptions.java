@@ -35,6 +35,11 @@ final class ReadTrustOptions {
           + " only what its writer had the right to say)");
       return Verifier.off();
     }
+    return load(trust);
+  }
+
+  /** The verifier of the trust file {@code trust}; a file that does not load is the user's to mend. */
+  static Verifier load(Path trust) {
     try {
       return Verifier.against(TrustFile.load(trust));
     } catch (TrustException e) {

@@ -1,6 +1,5 @@
 package io.kvfleet.control.cli;
 
-import io.kvfleet.control.console.EventLine;
 import io.kvfleet.control.console.TailFilter;
 import io.kvfleet.control.kafka.EventTail;
 import io.kvfleet.control.kafka.FleetTopics;
@@ -8,9 +7,9 @@ import io.kvfleet.control.replay.KafkaLog;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.codec.EventCodec;
-import io.kvfleet.events.trust.Verdict;
 import io.kvfleet.events.trust.Verifier;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -34,7 +33,7 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
   Duration duration;
 
   @Option(names = "--node", paramLabel = "ID", description = "Only events about this node: its own, and every event"
-      + " of a transfer from or to it")
+      + " of a transfer from it, or to it once tail has read the transfer's request")
   String node;
 
   @Option(names = "--transfer", paramLabel = "ID", description = "Only this transfer's events")
@@ -44,7 +43,10 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
       + " transfer. or peer.lost")
   String type;
 
-  @picocli.CommandLine.Mixin ReadTrustOptions trust;
+  @Option(names = "--trust", paramLabel = "FILE", description = "Check each event against this trust file ('kvfleet"
+      + " keys new') as a verifying coordinator would: one it would refuse is printed marked UNAUTHENTICATED, with"
+      + " the reason")
+  Path trust;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -55,17 +57,26 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
     // The history in the order replay folds it (by time across both topics), then everything after.
     var codec = new EventCodec();
-    var shown = new Shown(new TailFilter(node, transfer, type), trust.verifier("tail"));
     Map<TopicPartition, Long> ends;
+    if (trust == null) {
+      System.err.println("kvfleet tail: WARNING: signatures are NOT checked (give --trust FILE to mark each event its"
+          + " writer had no right to write)");
+    }
+    Verifier verifier = trust == null ? Verifier.off() : ReadTrustOptions.load(trust);
+    TailLines lines;
     try (var log = KafkaLog.open(bootstrapServers, Topics.ALL, Map.of())) {
+      int transferPartitions = (int) log.endOffsets().keySet().stream()
+          .filter(p -> p.topic().equals(Topics.TRANSFERS)).count();
+      lines = new TailLines(new TailFilter(node, transfer, type), verifier, transferPartitions);
       log.read(r -> {
-        shown.print(r.topic(), r.partition(), r.offset(), codec.decode(r.value()), System.out);
+        lines.print(r.topic(), r.partition(), r.offset(), r.key() == null ? null
+            : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8), codec.decode(r.value()), System.out);
         return stop.getCount() > 0 && System.nanoTime() < deadline;
       });
       ends = log.endOffsets();
     }
     try (var tail = EventTail.startAt(bootstrapServers, ends,
-        r -> shown.print(r.topic(), r.partition(), r.offset(), r.value(), System.out))) {
+        r -> lines.print(r.topic(), r.partition(), r.offset(), r.key(), r.value(), System.out))) {
       long left = deadline - System.nanoTime();
       if (duration == null) {
         stop.await();
@@ -78,27 +89,6 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
 
   /** Prints a decoded event, or says what is wrong with a malformed record and where it is. */
   static void print(ConsumerRecord<String, Decoded> record, PrintStream out) {
-    EVERYTHING.print(record.topic(), record.partition(), record.offset(), record.value(), out);
-  }
-
-  private static final Shown EVERYTHING = new Shown(new TailFilter(null, null, null), Verifier.off());
-
-  /**
-   * What is printed: the events {@code filter} shows, each marked {@code UNAUTHENTICATED} when {@code verifier}
-   * refuses it (tail folds nothing, so it prints what a replay would leave out, and says so), and every malformed
-   * record, which no filter can place.
-   */
-  record Shown(TailFilter filter, Verifier verifier) {
-    void print(String topic, int partition, long offset, Decoded value, PrintStream out) {
-      switch (value) {
-        case Decoded.Event e when !filter.shows(e.envelope()) -> { }
-        case Decoded.Event e -> {
-          String line = EventLine.format(e.envelope());
-          out.println(verifier.check(e.raw(), e.envelope(), id -> java.util.Optional.empty())
-              instanceof Verdict.Refused r ? "UNAUTHENTICATED (" + r.reason() + ": " + r.detail() + ") " + line : line);
-        }
-        case Decoded.Malformed m -> out.printf("MALFORMED %s-%d@%d: %s%n", topic, partition, offset, m.reason());
-      }
-    }
+    TailLines.EVERYTHING.print(record.topic(), record.partition(), record.offset(), record.key(), record.value(), out);
   }
 }

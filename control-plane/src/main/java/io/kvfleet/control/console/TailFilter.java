@@ -9,7 +9,9 @@ import java.util.Set;
 /**
  * Which events {@code kvfleet tail} prints: those about a node (its own events, and every event of a transfer from
  * or to it), of one transfer, and of types starting with a prefix; each given filter must hold. A transfer's
- * destination is named only by its request, so the requests read are remembered, at most {@link #TRANSFERS}.
+ * destination is named only by its request, so the requests read are remembered, the newest {@link #TRANSFERS}: a
+ * transfer to the node whose request was not read (deleted by retention, or older than those) is not shown: its
+ * other events name only its source. One thread at a time calls it.
  */
 public final class TailFilter {
   static final int TRANSFERS = 100_000;
@@ -29,11 +31,6 @@ public final class TailFilter {
     this.node = node;
     this.transfer = transfer;
     this.typePrefix = type == null ? null : type.startsWith(WIRE_PREFIX) ? type : WIRE_PREFIX + type;
-  }
-
-  /** Whether any filter was given. */
-  public boolean filters() {
-    return node != null || transfer != null || typePrefix != null;
   }
 
   /** Whether {@code envelope} is shown; call it for every event in log order. */

@@ -1,7 +1,10 @@
 package io.kvfleet.control.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvfleet.control.KvfleetException;
+import io.kvfleet.control.KvfleetException.Kind;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.FleetTopics;
@@ -76,7 +79,7 @@ class PriorEpochIT {
     assertThat(found.highest()).isEqualTo(OptionalLong.of(ahead));
     assertThat(found.joinAt("clock-0", clock)).isEqualTo(ahead + 1);
     assertThat(found.warning("clock-0", clock)).get().asString()
-        .contains("the log holds epoch " + ahead + " for clock-0", "it joins at " + (ahead + 1), "clock is behind");
+        .contains("the log holds a join of clock-0 at epoch " + ahead, "it joins at " + (ahead + 1), "clock is behind");
   }
 
   @Test
@@ -116,9 +119,58 @@ class PriorEpochIT {
 
     assertThat(found.highest()).isEqualTo(OptionalLong.of(own));
     assertThat(found.joinAt("signed-0", System.currentTimeMillis())).isGreaterThan(own);
-    // Unsigned, the same log would leave no epoch to join at, and the agent says so.
+    // Unsigned, the same log leaves no epoch to join at, and the agent says so.
     var unsigned = PriorEpoch.read(servers, "signed-0", Verifier.off());
     assertThat(unsigned.highest()).isEqualTo(OptionalLong.of(Long.MAX_VALUE));
+    assertThatThrownBy(() -> unsigned.joinAt("signed-0", System.currentTimeMillis()))
+        .isInstanceOfSatisfying(KvfleetException.class, e -> assertThat(e.kind()).isEqualTo(Kind.BAD_INPUT))
+        .hasMessageContaining("written as 'signed-0'").hasMessageContaining("another --id");
+  }
+
+  /** The fold ignores a heartbeat at any epoch but the node's current one: one at a huge epoch says nothing. */
+  @Test
+  void aHeartbeatAtAHugeEpochWithoutItsJoinDoesNotRaiseTheEpoch() {
+    long epoch = System.currentTimeMillis() - 60_000;
+    write("beat-0", epoch, Optional.empty(), join("beat-0", epoch), heartbeat("beat-0", epoch));
+    write("mallory", 1, Optional.empty(), heartbeat("beat-0", Long.MAX_VALUE));
+
+    var found = PriorEpoch.read(servers, "beat-0", Verifier.off());
+
+    assertThat(found.highest()).isEqualTo(OptionalLong.of(epoch));
+    long clock = System.currentTimeMillis();
+    assertThat(found.joinAt("beat-0", clock)).isEqualTo(clock);
+  }
+
+  /** A node that heartbeated for a long time: its newest records are heartbeats, and its join lies far behind. */
+  @Test
+  void aLongLivedIncarnationsJoinIsFoundBehindItsHeartbeats() {
+    long epoch = System.currentTimeMillis() + 60_000;
+    write("long-0", epoch, Optional.empty(), join("long-0", epoch));
+    String neighbour = neighbourOf("long-0");
+    write(neighbour, 7, Optional.empty(), IntStream.range(0, PriorEpoch.FIRST_WINDOW * 2)
+        .mapToObj(i -> heartbeat(neighbour, 7)).toArray(FleetEvent[]::new));
+    write("long-0", epoch, Optional.empty(), heartbeat("long-0", epoch), heartbeat("long-0", epoch));
+
+    var found = PriorEpoch.read(servers, "long-0", Verifier.off());
+
+    assertThat(found.highest()).isEqualTo(OptionalLong.of(epoch));
+    assertThat(found.complete()).isTrue();
+  }
+
+  @Test
+  void aReadThatRunsOutOfItsBudgetSaysHowFarItWent() {
+    long epoch = System.currentTimeMillis() + 60_000;
+    write("budget-0", epoch, Optional.empty(), join("budget-0", epoch));
+    String neighbour = neighbourOf("budget-0");
+    write(neighbour, 7, Optional.empty(), IntStream.range(0, 3_000).mapToObj(i -> heartbeat(neighbour, 7))
+        .toArray(FleetEvent[]::new));
+
+    var found = PriorEpoch.read(servers, "budget-0", Verifier.off(), 1_000);
+
+    assertThat(found.read()).isEqualTo(1_000);
+    assertThat(found.complete()).isFalse();
+    assertThat(found.highest()).isEmpty();
+    assertThat(found.warning("budget-0", epoch - 1)).get().asString().contains("read 1000 records back");
   }
 
   private void write(String node, long epoch, Optional<FleetKey> key, FleetEvent... events) {

@@ -31,4 +31,11 @@ class PriorEpochTest {
         e -> assertThat(e.kind()).isEqualTo(KvfleetException.Kind.BAD_INPUT))
         .hasMessageContaining("offset 77").hasMessageContaining("'intruder'").hasMessageContaining("another --id");
   }
+
+  @Test
+  void aReadStoppedByItsBudgetSaysSoAndJoinsAtTheClock() {
+    var found = new PriorEpoch.Found(OptionalLong.empty(), -1, "", 2_000_000, false);
+    assertThat(found.joinAt("n-0", 1_000)).isEqualTo(1_000);
+    assertThat(found.warning("n-0", 1_000)).get().asString().contains("read 2000000 records back", "no join of n-0");
+  }
 }

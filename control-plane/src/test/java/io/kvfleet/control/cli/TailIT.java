@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kvfleet.control.kafka.EmbeddedKafka;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.FleetTopics;
+import io.kvfleet.control.kafka.TransferPlacement;
 import io.kvfleet.control.replay.Cli;
 import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.FleetEvent;
@@ -53,46 +54,59 @@ class TailIT {
   }
 
   /**
-   * An operator tails one node of a signed fleet: the node's own events and the transfers from and to it, with a
-   * forged ending marked as such; before, tail had no filter and printed a forged record as any other.
+   * An operator tails one node of a signed fleet: the node's own events and the transfers from and to it, each
+   * event a verifying coordinator would refuse marked with its reason; before, tail had no filter and printed a
+   * forged record as any other.
    */
   @Test
-  void showsOneNodesEventsAndMarksWhatTheTrustFileRefuses(@org.junit.jupiter.api.io.TempDir Path dir)
+  void showsOneNodesEventsAndMarksWhatAVerifyingCoordinatorWouldRefuse(@org.junit.jupiter.api.io.TempDir Path dir)
       throws Exception {
     var decode = FleetKey.generate("decode-0");
+    var prefill = FleetKey.generate("prefill-0");
     var router = FleetKey.generate("router");
     var trust = dir.resolve("trust.json");
     TrustFile.of(new KeyBinding("decode-0", decode.publicKey(), Role.NODE, Set.of("decode-0"), Set.of("decode-0")),
+        new KeyBinding("prefill-0", prefill.publicKey(), Role.NODE, Set.of("prefill-0"), Set.of("prefill-0")),
         new KeyBinding("router", router.publicKey(), Role.ROUTER, Set.of("router"), Set.of())).save(trust);
     try (var kafka = EmbeddedKafka.startInTempDir();
         var node = signed(kafka, "decode-0", decode);
+        var source = signed(kafka, "prefill-0", prefill);
         var other = publisher(kafka, "prefill-7");
         var routing = signed(kafka, "router", router);
         var forger = publisher(kafka, "prefill-0")) {
       publish(node, new PeerJoined("decode-0", 1, "h", "", List.of()));
       publish(other, new PeerJoined("prefill-7", 1, "h", "", List.of()));
-      publish(routing, new TransferRequested("t-in", "prefill-0", 1, "kv", "decode-0", 1, "kv", TransferOp.WRITE,
-          List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 60_000, false));
-      publish(routing, new TransferRequested("t-else", "prefill-7", 1, "kv", "decode-9", 1, "kv", TransferOp.WRITE,
-          List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 60_000, false));
+      publish(routing, request("t-in", "prefill-0", "decode-0"));
+      publish(routing, request("t-else", "prefill-7", "decode-9"));
       publish(forger, new TransferCompleted("t-in", "prefill-0", 4096, 1_000, "ucx/posix", ""));
+      publish(source, new TransferCompleted("t-in", "prefill-0", 4096, 1_000, "ucx/posix", "")); // never dispatched
+      int wrong = (TransferPlacement.partitionOf("prefill-0", FleetTopics.PARTITIONS) + 1) % FleetTopics.PARTITIONS;
+      routing.publish(request("t-moved", "prefill-0", "decode-0"), "", wrong).get(30, TimeUnit.SECONDS);
 
-      var run = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "1s", "--node",
+      var run = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "6s", "--node",
           "decode-0", "--trust", trust.toString());
 
       assertThat(run.exitCode()).as(run.err()).isZero();
       var lines = run.out().lines().toList();
-      assertThat(lines).as(run.out()).hasSize(3);
+      assertThat(lines).as(run.out()).hasSize(5);
       assertThat(lines.get(0)).contains("peer.joined", "decode-0").doesNotContain("UNAUTHENTICATED");
       assertThat(lines.get(1)).contains("transfer.requested", "t-in").doesNotContain("UNAUTHENTICATED");
       assertThat(lines.get(2)).startsWith("UNAUTHENTICATED (EVENT_UNSIGNED").contains("transfer.completed", "t-in");
+      assertThat(lines.get(3)).startsWith("UNAUTHENTICATED (EVENT_NOT_DISPATCHED").contains("transfer.completed");
+      assertThat(lines.get(4)).startsWith("UNAUTHENTICATED (EVENT_MISPLACED").contains("t-moved");
+      assertThat(run.err()).doesNotContain("NOT checked");
 
-      var completedOnly = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "1s",
+      var completedOnly = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "6s",
           "--transfer", "t-in", "--type", "transfer.completed");
-      assertThat(completedOnly.out().lines().toList()).as(completedOnly.out()).singleElement().asString()
-          .contains("transfer.completed", "t-in").doesNotContain("UNAUTHENTICATED");
+      assertThat(completedOnly.out().lines().toList()).as(completedOnly.out()).hasSize(2)
+          .allSatisfy(line -> assertThat(line).contains("transfer.completed", "t-in").doesNotContain("UNAUTH"));
       assertThat(completedOnly.err()).contains("signatures are NOT checked");
     }
+  }
+
+  private static TransferRequested request(String id, String from, String to) {
+    return new TransferRequested(id, from, 1, "kv", to, 1, "kv", TransferOp.WRITE, List.of(new ByteRange(0, 0, 4096)),
+        System.currentTimeMillis() + 60_000, false);
   }
 
   private static EventPublisher signed(EmbeddedKafka kafka, String producer, FleetKey key) {

@@ -66,7 +66,7 @@ class ReadyLineIT {
           long epoch = Long.parseLong(joinedLine.group(1));
           assertThat(node.body()).containsPattern("\"epoch\"\\s*:\\s*" + epoch + "\\b");
           assertThat(epoch).as("joined above the epoch the log held").isGreaterThan(ahead);
-          assertThat(agent.console()).contains("the log holds epoch " + ahead + " for ready-0");
+          assertThat(agent.console()).contains("the log holds a join of ready-0 at epoch " + ahead);
           assertThat(joinsInTheLogNow(bootstrap)).contains(new Joined("ready-0", epoch));
           Await.until("the coordinator to take ready-0's join", Duration.ofSeconds(30), () -> bodyOf(api.group(1)
               + "/api/v1/peers", api.group(2)).matches("(?s).*\"epoch\"\\s*:\\s*" + epoch + "\\b.*"));

@@ -45,8 +45,6 @@ class TailFilterTest {
       assertThat(filter.shows(of(completed("t-1", "prefill-0")))).as(type).isTrue();
       assertThat(filter.shows(of(new PeerJoined("prefill-0", 1, "h", "", List.of())))).as(type).isFalse();
     }
-    assertThat(new TailFilter(null, null, null).filters()).isFalse();
-    assertThat(new TailFilter(null, null, "peer.").filters()).isTrue();
   }
 
   @Test
