@@ -37,15 +37,21 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * joins set the epoch: the fold ignores a heartbeat, departure or loss at any epoch but the current one, so one at a
  * huge epoch says nothing. Such a record only sends the read further back, to its incarnation's join (a node's join
  * comes before its heartbeats, often far before); the read stops once it holds a join at least as high as every
- * record it read, at the partition's beginning, or after {@link #BUDGET} records. Only records the fleet would trust
- * count ({@code verifier}), and only those about this node.
+ * record it read, at the partition's beginning, or else at one of its bounds: {@link #BUDGET} records,
+ * {@link #READING} of time, or {@link #REFUSALS} records under the node's key that {@code verifier} refuses (each
+ * refusal may cost a signature check, so a writer without a key could otherwise hold a start up). Past a bound it
+ * says how far it read and the agent joins at its clock, as it did before this read: the read never keeps a node
+ * from starting but when Kafka does not answer. Only records the fleet would trust count, only those about this
+ * node, and only one above what was already found is checked.
  */
 public final class PriorEpoch {
   static final int FIRST_WINDOW = 4_096;
   /** Records read back at most: a few seconds of reading. */
   static final long BUDGET = 2_000_000;
   /** The whole read's time, every Kafka call included. */
-  private static final Duration READING = Duration.ofSeconds(30);
+  static final Duration READING = Duration.ofSeconds(10);
+  /** Records refused by the verifier after which the read stops. */
+  static final int REFUSALS = 1_000;
   private static final Duration POLL = Duration.ofMillis(200);
 
   /**
@@ -55,9 +61,14 @@ public final class PriorEpoch {
    * @param offset that join's offset (-1 without one)
    * @param producer that join's producer (empty without one)
    * @param read how many records were read back
-   * @param complete whether the read stopped on its rule, or at the partition's beginning, rather than at the budget
+   * @param cutShort empty when the read stopped on its rule or at the partition's beginning, else the bound it met
    */
-  public record Found(OptionalLong highest, long offset, String producer, long read, boolean complete) {
+  public record Found(OptionalLong highest, long offset, String producer, long read, String cutShort) {
+
+    /** Whether the read stopped on its rule or at the partition's beginning, not at a bound. */
+    public boolean complete() {
+      return cutShort.isEmpty();
+    }
 
     /**
      * The epoch to join at: the clock's, or one above the highest join found when the clock is not above it.
@@ -84,8 +95,9 @@ public final class PriorEpoch {
             + " another agent serves as " + nodeId + " now (it steps aside), or someone wrote that record (sign the"
             + " fleet: docs/SECURITY.md)");
       }
-      if (!complete) {
-        return Optional.of("node " + nodeId + ": read " + read + " records back in " + Topics.NODES + " and found"
+      if (!complete()) {
+        return Optional.of("node " + nodeId + ": read " + read + " records back in " + Topics.NODES + " (stopped "
+            + cutShort + ") and found"
             + " no join of " + nodeId + " as high as its newest records; it joins " + (highest.isPresent()
             ? "at its clock (" + clock + "), above the highest join it found (" + highest.getAsLong() + ")"
             : "at its clock (" + clock + ")") + ", which the fleet ignores if an older join was higher");
@@ -122,34 +134,41 @@ public final class PriorEpoch {
       long to = end;
       long window = FIRST_WINDOW;
       long begin = beginning(consumer, partition, deadline);
-      while (to > begin && scan.read < budget && !scan.done()) {
+      while (to > begin && !scan.done()) {
+        if (scan.read >= budget) {
+          return scan.found("at its budget of " + budget + " records");
+        }
         long from = Math.max(begin, Math.max(to - window, to - (budget - scan.read)));
         try {
           readRange(consumer, partition, from, to, scan, deadline);
         } catch (InvalidOffsetException gone) { // retention deleted the window's start while it was read
           begin = beginning(consumer, partition, deadline);
           continue;
+        } catch (TimeoutException | org.apache.kafka.common.errors.TimeoutException e) {
+          return scan.found("after " + READING.toSeconds() + " s");
+        }
+        if (scan.refused >= REFUSALS) { // the window was left part-read
+          return scan.found("after " + scan.refused + " records under its key that the trust file refuses");
         }
         to = from;
         window *= 2;
       }
-      return scan.found(to <= begin || scan.done());
+      return scan.found("");
     } catch (KafkaException e) {
       throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
     } catch (TimeoutException e) {
-      throw KvfleetException.kafkaUnreachable(bootstrapServers, new TimeoutException("reading " + nodeId
-          + "'s earlier joins back from " + Topics.NODES + " took over " + READING.toSeconds() + " s; nothing was"
-          + " joined"));
+      throw KvfleetException.kafkaUnreachable(bootstrapServers, new TimeoutException("finding " + nodeId
+          + "'s partition of " + Topics.NODES + " and its offsets took over " + READING.toSeconds() + " s"));
     }
   }
 
   private static void readRange(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, long from, long to,
       Scan scan, long deadline) throws TimeoutException {
     consumer.seek(partition, from);
-    while (consumer.position(partition, left(deadline)) < to) {
+    while (consumer.position(partition, left(deadline)) < to && scan.refused < REFUSALS) {
       Duration left = left(deadline);
       for (var record : consumer.poll(left.compareTo(POLL) < 0 ? left : POLL)) {
-        if (record.offset() < to) {
+        if (record.offset() < to && scan.refused < REFUSALS) {
           scan.take(record);
         }
       }
@@ -176,6 +195,7 @@ public final class PriorEpoch {
     private final Verifier verifier;
     private final EnvelopeDeserializer decoder = new EnvelopeDeserializer();
     private long read;
+    private int refused;
     private long highestJoin = Long.MIN_VALUE;
     private long offset = -1;
     private String producer = "";
@@ -191,19 +211,26 @@ public final class PriorEpoch {
       if (!nodeId.equals(record.key()) || record.value() == null) {
         return; // another node's record, or a tombstone: not decoded
       }
-      if (!(decoder.deserialize(record.topic(), record.headers(), record.value()) instanceof Decoded.Event e)
-          || !(verifier.check(e.raw(), e.envelope(), id -> Optional.empty()) instanceof Verdict.Trusted)) {
+      if (!(decoder.deserialize(record.topic(), record.headers(), record.value()) instanceof Decoded.Event e)) {
         return;
       }
       FleetEvent event = e.envelope().data();
-      if (event instanceof PeerJoined j && j.nodeId().equals(nodeId)) {
-        if (j.epoch() > highestJoin) {
-          highestJoin = j.epoch();
-          offset = record.offset();
-          producer = e.envelope().producer();
-        }
+      boolean join = event instanceof PeerJoined j && j.nodeId().equals(nodeId);
+      OptionalLong epoch = join ? OptionalLong.of(((PeerJoined) event).epoch()) : epochOf(event);
+      // Only a record that would raise what was found is checked: a check may cost a signature's verification.
+      if (epoch.isEmpty() || epoch.getAsLong() <= (join ? highestJoin : Math.max(highestJoin, highestOther))) {
+        return;
+      }
+      if (!(verifier.check(e.raw(), e.envelope(), id -> Optional.empty()) instanceof Verdict.Trusted)) {
+        refused++;
+        return;
+      }
+      if (join) {
+        highestJoin = epoch.getAsLong();
+        offset = record.offset();
+        producer = e.envelope().producer();
       } else {
-        epochOf(event).ifPresent(epoch -> highestOther = Math.max(highestOther, epoch));
+        highestOther = epoch.getAsLong();
       }
     }
 
@@ -221,9 +248,9 @@ public final class PriorEpoch {
       return offset >= 0 && highestJoin >= highestOther;
     }
 
-    Found found(boolean complete) {
+    Found found(String cutShort) {
       return new Found(offset < 0 ? OptionalLong.empty() : OptionalLong.of(highestJoin), offset, producer, read,
-          complete);
+          cutShort);
     }
   }
 }

@@ -75,6 +75,11 @@ final class TailCommand implements java.util.concurrent.Callable<Integer> {
       });
       ends = log.endOffsets();
     }
+    if (lines.shown() == 0 && (node != null || transfer != null || type != null)) {
+      System.err.println("kvfleet tail: no event in the log so far matches" + (node == null ? "" : " --node " + node)
+          + (transfer == null ? "" : " --transfer " + transfer) + (type == null ? "" : " --type " + type)
+          + " (types start with peer., region., model. or transfer.); following what comes");
+    }
     try (var tail = EventTail.startAt(bootstrapServers, ends,
         r -> lines.print(r.topic(), r.partition(), r.offset(), r.key(), r.value(), System.out))) {
       long left = deadline - System.nanoTime();

@@ -30,6 +30,7 @@ final class TailLines {
   private final TailFilter filter;
   private final Verifier verifier;
   private final int transferPartitions;
+  private long shown;
   private final Map<String, Dispatch> transfers = new LinkedHashMap<>(1024, 0.75f, false) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, Dispatch> eldest) {
@@ -49,6 +50,7 @@ final class TailLines {
       case Decoded.Event e -> {
         Optional<Verdict.Refused> refused = verifier.isOn() ? refusal(topic, partition, key, e) : Optional.empty();
         if (filter.shows(e.envelope())) {
+          shown++;
           String line = EventLine.format(e.envelope());
           out.println(refused.map(r -> "UNAUTHENTICATED (" + r.reason() + ": " + r.detail() + ") " + line)
               .orElse(line));
@@ -56,6 +58,11 @@ final class TailLines {
       }
       case Decoded.Malformed m -> out.printf("MALFORMED %s-%d@%d: %s%n", topic, partition, offset, m.reason());
     }
+  }
+
+  /** How many events it has printed. */
+  long shown() {
+    return shown;
   }
 
   /** The refusal a verifying coordinator would make of {@code e}, in its order; a trusted request or dispatch is kept. */

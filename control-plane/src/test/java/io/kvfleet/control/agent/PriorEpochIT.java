@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
 class PriorEpochIT {
   private static final FleetKey OWN = FleetKey.generate("signed-0");
   private static final TrustFile TRUST = TrustFile.of(
-      new KeyBinding("signed-0", OWN.publicKey(), Role.NODE, Set.of("signed-0"), Set.of("signed-0")));
+      new KeyBinding("signed-0", OWN.publicKey(), Role.NODE, Set.of("signed-0", "signed-1"),
+          Set.of("signed-0", "signed-1")));
 
   // One broker for the class: each test reads a node id of its own.
   private static EmbeddedKafka kafka;
@@ -155,6 +156,25 @@ class PriorEpochIT {
 
     assertThat(found.highest()).isEqualTo(OptionalLong.of(epoch));
     assertThat(found.complete()).isTrue();
+  }
+
+  /**
+   * A writer without the node's key cannot hold its start up: every record that would raise the epoch is checked,
+   * and each check of a forged one may cost a signature's verification, so the read stops after enough refusals.
+   */
+  @Test
+  void aSignedFleetsReadStopsAfterEnoughForgedJoinsAndKeepsTheTrustedOne() {
+    var verifier = Verifier.of(Signing.of(OWN, TRUST));
+    long own = System.currentTimeMillis() - 1_000;
+    write("signed-1", own, Optional.of(OWN), join("signed-1", own));
+    write("mallory", 1, Optional.empty(), IntStream.range(0, PriorEpoch.REFUSALS + 500)
+        .mapToObj(i -> join("signed-1", own + 1 + i)).toArray(FleetEvent[]::new));
+
+    var found = PriorEpoch.read(servers, "signed-1", verifier);
+
+    assertThat(found.highest()).isEqualTo(OptionalLong.of(own));
+    assertThat(found.complete()).isFalse();
+    assertThat(found.cutShort()).contains(PriorEpoch.REFUSALS + " records under its key that the trust file refuses");
   }
 
   @Test

@@ -101,6 +101,11 @@ class TailIT {
       assertThat(completedOnly.out().lines().toList()).as(completedOnly.out()).hasSize(2)
           .allSatisfy(line -> assertThat(line).contains("transfer.completed", "t-in").doesNotContain("UNAUTH"));
       assertThat(completedOnly.err()).contains("signatures are NOT checked");
+
+      var typo = Cli.run("tail", "--bootstrap-servers", kafka.bootstrapServers(), "--duration", "4s", "--type",
+          "transfers.");
+      assertThat(typo.out()).isEmpty();
+      assertThat(typo.err()).contains("no event in the log so far matches --type transfers.");
     }
   }
 
