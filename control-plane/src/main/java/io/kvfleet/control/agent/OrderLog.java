@@ -36,6 +36,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 final class OrderLog {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OrderLog.class);
+  private static final io.kvfleet.control.LogSampling UNREADABLE_LOGGED = new io.kvfleet.control.LogSampling();
   private final KafkaConsumer<String, Decoded> consumer;
 
   private OrderLog(KafkaConsumer<String, Decoded> consumer) {
@@ -70,9 +71,10 @@ final class OrderLog {
     if (record.value() instanceof Decoded.Event e && e.envelope().data() instanceof TransferDispatched d
         && d.sourceNode().equals(nodeId)) {
       dispatched.accept(d);
-    } else if (unreadable(record.value()) instanceof String why) {
+    } else if (unreadable(record.value()) instanceof String why && UNREADABLE_LOGGED.next()) {
       LOG.warn("{} cannot read a record that names a dispatch ({}@{}): {}; its order does not run (a"
-          + " newer coordinator? upgrade the agents first)", nodeId, record.partition(), record.offset(), why);
+          + " newer coordinator? upgrade the agents first){}", nodeId, record.partition(), record.offset(), why,
+          UNREADABLE_LOGGED.note());
     }
   }
 

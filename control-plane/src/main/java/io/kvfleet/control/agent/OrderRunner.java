@@ -48,6 +48,7 @@ final class OrderRunner {
   private final Lease lease;
   /** Orders refused, by reason code (read by the metrics' thread). */
   private final Map<String, Long> refusals;
+  private final io.kvfleet.control.LogSampling refusalsLogged = new io.kvfleet.control.LogSampling();
   /** Per destination node and epoch, the last order queued: the next one runs after it. */
   private final Map<String, Future<?>> queues = new HashMap<>();
   /** The requests the node has run, kept by the agent over its incarnations: an order runs once. */
@@ -138,7 +139,9 @@ final class OrderRunner {
 
   private void refuse(String reason, String detail) {
     refusals.merge(reason, 1L, Long::sum);
-    LOG.warn("refused an order ({}): {}", reason, detail);
+    if (refusalsLogged.next()) { // each is counted by reason (the agent's /metrics)
+      LOG.warn("refused an order ({}): {}{}", reason, detail, refusalsLogged.note());
+    }
   }
 
   private void run(TransferOrder order) {

@@ -24,6 +24,7 @@ public final class Kvfleet implements Runnable {
   public static void main(String[] args) {
     StartupMarks.mark("main");
     LogFile.init();
+    io.kvfleet.control.console.Terminal.install(); // record strings reach the terminal: no escape sequence does
     System.exit(commandLine(args.length > 0 ? args[0] : "").execute(args));
   }
 

@@ -49,7 +49,7 @@ final class TailLines {
     switch (value) {
       case Decoded.Event e -> {
         Optional<Verdict.Refused> refused = verifier.isOn() ? refusal(topic, partition, key, e) : Optional.empty();
-        if (filter.shows(e.envelope())) {
+        if (filter.shows(e.envelope(), refused.isEmpty())) {
           shown++;
           String line = EventLine.format(e.envelope());
           out.println(refused.map(r -> "UNAUTHENTICATED (" + r.reason() + ": " + r.detail() + ") " + line)

@@ -35,8 +35,9 @@ public final class EventLine {
 
   /** {@code time producer#seq  type  detail}. */
   public static String format(Envelope e) {
+    // One event, one line: a line break a writer put in a field does not start a line of its own.
     return String.format("%s %-22s %-28s %s", TIME.format(e.time()),
-        e.producer() + "#" + e.sequence(), shortType(e.type()), detail(e.data()));
+        e.producer() + "#" + e.sequence(), shortType(e.type()), detail(e.data())).replace("\n", "\\n");
   }
 
   private static String shortType(String wireType) {

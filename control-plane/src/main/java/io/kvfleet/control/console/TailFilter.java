@@ -35,10 +35,19 @@ public final class TailFilter {
 
   /** Whether {@code envelope} is shown; call it for every event in log order. */
   public boolean shows(Envelope envelope) {
+    return shows(envelope, true);
+  }
+
+  /**
+   * Whether {@code envelope} is shown; a request is remembered as one to the node only when {@code trusted} (a
+   * forged flood of requests then cannot push the real ones out and hide their endings).
+   */
+  public boolean shows(Envelope envelope, boolean trusted) {
     var event = envelope.data();
     boolean isTransfer = envelope.type().startsWith("io.kvfleet.transfer.");
-    if (node != null && event instanceof TransferRequested r && r.destinationNode().equals(node)) {
-      toNode.add(r.transferId());
+    boolean requestToNode = node != null && event instanceof TransferRequested r && r.destinationNode().equals(node);
+    if (requestToNode && trusted) {
+      toNode.add(event.subject());
     }
     if (typePrefix != null && !envelope.type().startsWith(typePrefix)) {
       return false;
@@ -46,6 +55,7 @@ public final class TailFilter {
     if (transfer != null && !(isTransfer && event.subject().equals(transfer))) {
       return false;
     }
-    return node == null || event.nodeId().equals(node) || (isTransfer && toNode.contains(event.subject()));
+    return node == null || requestToNode || event.nodeId().equals(node)
+        || (isTransfer && toNode.contains(event.subject()));
   }
 }

@@ -47,6 +47,7 @@ final class PoisonRecords {
   private long pendingBytes;
   private long count;
   private long dropped;
+  private final io.kvfleet.control.LogSampling logged = new io.kvfleet.control.LogSampling();
 
   /** Copies through {@code deadLetters} (none: counts only), skipping the keys in {@code copied}. */
   PoisonRecords(DeadLetters deadLetters, Set<String> copied) {
@@ -71,7 +72,9 @@ final class PoisonRecords {
   void add(String topic, int partition, long offset, String key, Decoded value, String reason) {
     count++;
     String why = reason.length() <= MAX_REASON ? reason : reason.substring(0, MAX_REASON) + "...";
-    LOG.warn("cannot fold record {}-{}@{}: {}", topic, partition, offset, why);
+    if (logged.next()) {
+      LOG.warn("cannot fold record {}-{}@{}: {}{}", topic, partition, offset, why, logged.note());
+    }
     if (pending.size() >= MAX_PENDING) {
       dropped++;
       if (dropped == 1 || dropped % 1_000 == 0) {

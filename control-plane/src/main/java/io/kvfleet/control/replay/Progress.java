@@ -22,7 +22,8 @@ public final class Progress {
 
   /** A progress line for {@code total} items (0 when unknown), drawn only on a terminal. */
   public static Progress onConsole(String what, long total) {
-    return new Progress(what, total, System.console() != null ? System.err : null);
+    return new Progress(what, total, System.console() != null
+        ? io.kvfleet.control.console.Terminal.rawErr() : null);
   }
 
   /** No progress line at all. */

@@ -11,6 +11,7 @@ import io.kvfleet.events.ByteRange;
 import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
+import io.kvfleet.events.PeerLost;
 import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferOp;
 import io.kvfleet.events.TransferRequested;
@@ -37,6 +38,8 @@ class TailIT {
       publish(router, new TransferRequested("t-1", "prefill-0", 1, "kv", "decode-0", 1, "kv", TransferOp.WRITE,
           List.of(new ByteRange(0, 0, 4096)), System.currentTimeMillis() + 60_000, false));
       publish(node, new PeerLeft("prefill-0", 1, "SHUTDOWN"));
+      // A writer's escape sequences: a window title, a carriage return and a line break of its own.
+      publish(node, new PeerLost("prefill-0", 1, "LEASE\u001b]0;PWNED\u0007\r\u001b[2K\nfake line", 0));
       var later = CompletableFuture.runAsync(() -> {
         sleep(3_000);
         publish(node, new PeerJoined("prefill-0", 2, "h", "", List.of()));
@@ -50,6 +53,8 @@ class TailIT {
       assertThat(run.out().lines().flatMap(l -> types.stream().filter(l::contains)).toList())
           .as("history by time across the topics, then the event that came while it followed")
           .containsExactly("peer.joined", "transfer.requested", "peer.left", "peer.joined");
+      assertThat(run.out()).doesNotContain("\u001b", "\u0007", "\r")
+          .contains("LEASE\\x1b]0;PWNED\\x07\\x0d\\x1b[2K\\nfake line");
     }
   }
 

@@ -48,6 +48,13 @@ class TailFilterTest {
   }
 
   @Test
+  void aRequestNotTrustedIsShownButNotRememberedAsOneToTheNode() {
+    var filter = new TailFilter("decode-0", null, null);
+    assertThat(filter.shows(of(request("t-forged", "prefill-0", "decode-0")), false)).isTrue();
+    assertThat(filter.shows(of(completed("t-forged", "prefill-0")))).isFalse();
+  }
+
+  @Test
   void everyGivenFilterMustHold() {
     var filter = new TailFilter("decode-0", "t-1", "transfer.completed");
     filter.shows(of(request("t-1", "prefill-0", "decode-0")));

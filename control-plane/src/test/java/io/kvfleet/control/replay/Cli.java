@@ -1,6 +1,7 @@
 package io.kvfleet.control.replay;
 
 import io.kvfleet.control.cli.Kvfleet;
+import io.kvfleet.control.console.Terminal;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +17,9 @@ public final class Cli {
     var err = new ByteArrayOutputStream();
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    // As the launcher's main does: control characters escaped.
+    System.setOut(Terminal.escaping(out));
+    System.setErr(Terminal.escaping(err));
     try {
       int code = Kvfleet.commandLine().execute(args);
       return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

@@ -1,0 +1,38 @@
+package io.kvfleet.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.impl.Log4jLogEvent;
+import org.apache.logging.log4j.core.layout.PatternLayout;
+import org.apache.logging.log4j.message.SimpleMessage;
+import org.junit.jupiter.api.Test;
+
+/** The log file's pattern, as {@code log4j2.xml} gives it: one message, one line, whatever a record's strings hold. */
+class LogPatternTest {
+
+  @Test
+  void aLineBreakInAMessageDoesNotStartALineOfItsOwn() throws Exception {
+    var layout = PatternLayout.newBuilder().withPattern(pattern()).build();
+    var event = Log4jLogEvent.newBuilder().setLevel(Level.WARN).setLoggerName("io.kvfleet.control.coordinator.X")
+        .setMessage(new SimpleMessage("cannot fold record: unreadable type a\n2026-12-07 ERROR [main] forged\r"))
+        .build();
+
+    String line = layout.toSerializable(event);
+
+    assertThat(line.lines()).hasSize(1);
+    assertThat(line).contains("unreadable type a\\n2026-12-07 ERROR [main] forged\\r");
+  }
+
+  private static String pattern() throws Exception {
+    try (InputStream in = LogPatternTest.class.getResourceAsStream("/log4j2.xml")) {
+      var matcher = Pattern.compile("<PatternLayout pattern=\"([^\"]+)\"").matcher(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      assertThat(matcher.find()).as("log4j2.xml has a pattern").isTrue();
+      return matcher.group(1);
+    }
+  }
+}
