@@ -2,6 +2,9 @@ package io.kvfleet.control;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
@@ -36,6 +39,27 @@ public final class ReplayJson {
           }))
       .build();
 
+  /** JSON's own escapes, and DEL too ({@link JsonWriteFeature#ESCAPE_NON_ASCII} escapes what is above it). */
+  private static final CharacterEscapes ASCII_ONLY = new CharacterEscapes() {
+    private final int[] ascii = asciiTable();
+
+    private static int[] asciiTable() {
+      int[] table = standardAsciiEscapesForJSON();
+      table[0x7f] = ESCAPE_STANDARD;
+      return table;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ascii;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int ch) {
+      return null; // ESCAPE_STANDARD and non-ASCII: Jackson writes its six-character escape itself
+    }
+  };
+
   private ReplayJson() {}
 
   /** The mapper. */
@@ -52,11 +76,15 @@ public final class ReplayJson {
     }
   }
 
-  /** A value as indented JSON, for people and tools alike. */
+  /**
+   * A value as indented JSON, for people and tools alike: printable ASCII only, every other character a
+   * six-character escape, so a terminal (and {@code Terminal}, which escapes controls) prints it as it is and a
+   * string a record carries neither acts on the terminal nor breaks the JSON a tool reads.
+   */
   public static String pretty(Object value) {
     try {
       return MAPPER.writerWithDefaultPrettyPrinter().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-          .writeValueAsString(value);
+          .with(JsonWriteFeature.ESCAPE_NON_ASCII).with(ASCII_ONLY).writeValueAsString(value);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
     }

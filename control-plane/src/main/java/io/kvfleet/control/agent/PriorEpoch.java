@@ -48,7 +48,9 @@ public final class PriorEpoch {
   static final int FIRST_WINDOW = 4_096;
   /** Records read back at most: a few seconds of reading. */
   static final long BUDGET = 2_000_000;
-  /** The whole read's time, every Kafka call included. */
+  /** The time Kafka has to answer where the node's partition is and what it holds; past it, Kafka is away. */
+  private static final Duration METADATA = Duration.ofSeconds(30);
+  /** The read back's time, once Kafka has answered. */
   static final Duration READING = Duration.ofSeconds(10);
   /** Records refused by the verifier after which the read stops. */
   static final int REFUSALS = 1_000;
@@ -118,7 +120,7 @@ public final class PriorEpoch {
   }
 
   static Found read(String bootstrapServers, String nodeId, Verifier verifier, long budget) {
-    long deadline = System.nanoTime() + READING.toNanos();
+    long deadline = System.nanoTime() + METADATA.toNanos();
     try (var consumer = KafkaClients.consumer(bootstrapServers, Map.of("client.id", "kvfleet-" + nodeId
             + "-prior-epoch", "enable.auto.commit", "false", "isolation.level", "read_committed",
             "auto.offset.reset", "none", "max.poll.records", FIRST_WINDOW),
@@ -130,20 +132,23 @@ public final class PriorEpoch {
       var partition = new TopicPartition(Topics.NODES, OwnLossWatch.partition(nodeId, infos.size()));
       consumer.assign(List.of(partition));
       long end = consumer.endOffsets(List.of(partition), left(deadline)).get(partition);
+      long begin = beginning(consumer, partition, deadline);
+      deadline = System.nanoTime() + READING.toNanos(); // Kafka answered: the read back is bounded on its own
       var scan = new Scan(nodeId, verifier);
       long to = end;
       long window = FIRST_WINDOW;
-      long begin = beginning(consumer, partition, deadline);
       while (to > begin && !scan.done()) {
         if (scan.read >= budget) {
           return scan.found("at its budget of " + budget + " records");
         }
         long from = Math.max(begin, Math.max(to - window, to - (budget - scan.read)));
         try {
-          readRange(consumer, partition, from, to, scan, deadline);
-        } catch (InvalidOffsetException gone) { // retention deleted the window's start while it was read
-          begin = beginning(consumer, partition, deadline);
-          continue;
+          try {
+            readRange(consumer, partition, from, to, scan, deadline);
+          } catch (InvalidOffsetException gone) { // retention deleted the window's start while it was read
+            begin = beginning(consumer, partition, deadline);
+            continue;
+          }
         } catch (TimeoutException | org.apache.kafka.common.errors.TimeoutException e) {
           return scan.found("after " + READING.toSeconds() + " s");
         }
@@ -158,7 +163,7 @@ public final class PriorEpoch {
       throw KvfleetException.kafkaUnreachable(bootstrapServers, e);
     } catch (TimeoutException e) {
       throw KvfleetException.kafkaUnreachable(bootstrapServers, new TimeoutException("finding " + nodeId
-          + "'s partition of " + Topics.NODES + " and its offsets took over " + READING.toSeconds() + " s"));
+          + "'s partition of " + Topics.NODES + " and its offsets took over " + METADATA.toSeconds() + " s"));
     }
   }
 

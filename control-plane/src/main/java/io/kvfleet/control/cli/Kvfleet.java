@@ -48,6 +48,8 @@ public final class Kvfleet implements Runnable {
     });
     // After the commands: picocli gives a converter and a handler only to the commands it holds already.
     return line
+        // No colours: every command's output goes through Terminal, which would print their escapes as text.
+        .setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF))
         .registerConverter(java.time.Duration.class, new DurationConverter())
         .setExecutionExceptionHandler((error, commandLine, parseResult) -> {
           // Also when it comes wrapped, e.g. by a future that failed with it.

@@ -112,11 +112,15 @@ final class NodeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         // The agent drains first: the transfers it runs may take NodeAgent.STOP_DRAIN to end.
-        System.out.println("node " + nodeId + " epoch " + agent.epoch() + " stopping: new orders fail PEER_LEFT, the"
-            + " transfers it runs may take up to " + NodeAgent.STOP_DRAIN.toSeconds() + " s to end, then it leaves");
+        if (!agent.superseded().isComplete()) { // a superseded agent has said goodbye already
+          System.out.println("node " + nodeId + " epoch " + agent.epoch() + " stopping: new orders fail PEER_LEFT,"
+              + " the transfers it runs may take up to " + NodeAgent.STOP_DRAIN.toSeconds() + " s to end, then it"
+              + " says goodbye");
+        }
         vertx.undeploy(deployment).toCompletionStage().toCompletableFuture()
             .get(NodeAgent.STOP_DRAIN.toSeconds() + 10, TimeUnit.SECONDS);
-        System.out.println("node " + nodeId + " epoch " + agent.epoch() + " left the fleet");
+        System.out.println("node " + nodeId + " epoch " + agent.epoch() + " stopped (its goodbye, peer.left, is in"
+            + " the log unless Kafka was away)");
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       } catch (Exception e) {
         System.err.println("node " + nodeId + ": unclean stop: " + e.getMessage());
