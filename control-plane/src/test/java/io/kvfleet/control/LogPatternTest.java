@@ -15,16 +15,17 @@ import org.junit.jupiter.api.Test;
 class LogPatternTest {
 
   @Test
-  void aLineBreakInAMessageDoesNotStartALineOfItsOwn() throws Exception {
+  void aLineBreakInAMessageDoesNotStartALineOfItsOwnNorAControlCharacterReachTheReader() throws Exception {
     var layout = PatternLayout.newBuilder().withPattern(pattern()).build();
     var event = Log4jLogEvent.newBuilder().setLevel(Level.WARN).setLoggerName("io.kvfleet.control.coordinator.X")
-        .setMessage(new SimpleMessage("cannot fold record: unreadable type a\n2026-12-07 ERROR [main] forged\r"))
+        .setMessage(new SimpleMessage("cannot fold record: unreadable type a\n2026-12-07 ERROR [main] forged\r"
+            + " \u001b]0;PWN\u0007\u001b[1A\u0085\u2028\u202eé"))
         .build();
 
     String line = layout.toSerializable(event);
 
     assertThat(line.lines()).hasSize(1);
-    assertThat(line).contains("unreadable type a\\n2026-12-07 ERROR [main] forged\\r");
+    assertThat(line).contains("unreadable type a\\n2026-12-07 ERROR [main] forged\\r ?]0;PWN??[1A???é");
   }
 
   private static String pattern() throws Exception {

@@ -49,6 +49,7 @@ final class OrderRunner {
   /** Orders refused, by reason code (read by the metrics' thread). */
   private final Map<String, Long> refusals;
   private final io.kvfleet.control.LogSampling refusalsLogged = new io.kvfleet.control.LogSampling();
+  private final io.kvfleet.control.LogSampling againLogged = new io.kvfleet.control.LogSampling();
   /** Per destination node and epoch, the last order queued: the next one runs after it. */
   private final Map<String, Future<?>> queues = new HashMap<>();
   /** The requests the node has run, kept by the agent over its incarnations: an order runs once. */
@@ -147,8 +148,10 @@ final class OrderRunner {
   private void run(TransferOrder order) {
     var request = order.request();
     if (!ordersTaken.add(request.transferId() + "/" + order.requestEventId())) {
-      LOG.info("{} did not run the order for {} again (request record {})", config.nodeId(), request.transferId(),
-          order.requestEventId());
+      if (againLogged.next()) {
+        LOG.info("{} did not run the order for {} again (request record {}){}", config.nodeId(), request.transferId(),
+            order.requestEventId(), againLogged.note());
+      }
       return;
     }
     Refusal refused = refusal;

@@ -40,8 +40,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * record it read, at the partition's beginning, or else at one of its bounds: {@link #BUDGET} records,
  * {@link #READING} of time, or {@link #REFUSALS} records under the node's key that {@code verifier} refuses (each
  * refusal may cost a signature check, so a writer without a key could otherwise hold a start up). Past a bound it
- * says how far it read and the agent joins at its clock, as it did before this read: the read never keeps a node
- * from starting but when Kafka does not answer. Only records the fleet would trust count, only those about this
+ * says how far it read and the agent joins at its clock, as it did before this read: the read keeps a node from
+ * starting only when Kafka does not answer, or when the log holds a join of the node at the largest epoch there is
+ * (which only an unsigned fleet takes from a stranger). Only records the fleet would trust count, only those about this
  * node, and only one above what was already found is checked.
  */
 public final class PriorEpoch {

@@ -35,9 +35,24 @@ public final class EventLine {
 
   /** {@code time producer#seq  type  detail}. */
   public static String format(Envelope e) {
-    // One event, one line: a line break a writer put in a field does not start a line of its own.
-    return String.format("%s %-22s %-28s %s", TIME.format(e.time()),
-        e.producer() + "#" + e.sequence(), shortType(e.type()), detail(e.data())).replace("\n", "\\n");
+    // One event, one line: a line break a writer put in a field does not start a line of its own, and a bidi,
+    // zero-width or separator mark does not reorder or hide what a reader sees (Terminal escapes the controls).
+    return visible(String.format("%s %-22s %-28s %s", TIME.format(e.time()),
+        e.producer() + "#" + e.sequence(), shortType(e.type()), detail(e.data())));
+  }
+
+  private static String visible(String line) {
+    var out = new StringBuilder(line.length());
+    line.chars().forEach(c -> {
+      int kind = Character.getType(c);
+      if (c == '\n' || kind == Character.FORMAT || kind == Character.LINE_SEPARATOR
+          || kind == Character.PARAGRAPH_SEPARATOR) {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.append((char) c);
+      }
+    });
+    return out.toString();
   }
 
   private static String shortType(String wireType) {

@@ -55,6 +55,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Coordinator extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+  private final io.kvfleet.control.LogSampling duplicatesLogged = new io.kvfleet.control.LogSampling();
 
   private final String bootstrapServers;
   private final EventPublisher publisher;
@@ -447,7 +448,11 @@ public final class Coordinator extends VerticleBase {
     }
     switch (decision) {
       case Decision.Reject r -> publish(r.event(), r.partition());
-      case Decision.AlreadyAnswered a -> LOG.info("duplicate request {} already answered", a.transferId());
+      case Decision.AlreadyAnswered a -> {
+        if (duplicatesLogged.next()) {
+          LOG.info("duplicate request {} already answered{}", a.transferId(), duplicatesLogged.note());
+        }
+      }
       case Decision.Dispatch d -> publish(signing.key().map(key -> OrderSignature.sign(d.event(), key))
           .orElse(d.event()));
     }

@@ -41,6 +41,8 @@ public final class DeadLetters implements AutoCloseable {
   public static final String REASON = "kvfleet.dlq.reason";
 
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
+  /** One line per record copied without its value: a writer of junk decides how many. */
+  private final io.kvfleet.control.LogSampling cutLogged = new io.kvfleet.control.LogSampling();
   /** How long a record not kept in memory is looked for again in the log before its copy says it is gone. */
   private static final Duration REREAD_WAIT = Duration.ofSeconds(10);
   /** Characters of a key or reason a copy too large for Kafka keeps. */
@@ -90,7 +92,10 @@ public final class DeadLetters implements AutoCloseable {
         return;
       }
       int bytes = value == null ? 0 : value.length;
-      LOG.warn("poison record {}: its dead-letter copy is too large for Kafka; copying it without its value", where);
+      if (cutLogged.next()) {
+        LOG.warn("poison record {}: its dead-letter copy is too large for Kafka; copying it without its value{}", where,
+            cutLogged.note());
+      }
       String smaller = cut(reason) + " (value of " + bytes + " bytes not copied: too large with the copy's headers)";
       try {
         sender.execute(() -> send(topic, partition, offset, cut(key), null, smaller, false));
@@ -133,7 +138,10 @@ public final class DeadLetters implements AutoCloseable {
         missing = " (value not kept, and reading it again failed: " + e + ")";
       }
       if (found == null) {
-        LOG.warn("poison record {}-{}@{}: its dead-letter copy has no value{}", topic, partition, offset, missing);
+        if (cutLogged.next()) {
+          LOG.warn("poison record {}-{}@{}: its dead-letter copy has no value{}{}", topic, partition, offset, missing,
+              cutLogged.note());
+        }
       }
       String key = found == null || found.key() == null ? null : new String(found.key(), StandardCharsets.UTF_8);
       send(topic, partition, offset, key, found == null ? null : found.value(),

@@ -54,7 +54,7 @@ class TailIT {
           .as("history by time across the topics, then the event that came while it followed")
           .containsExactly("peer.joined", "transfer.requested", "peer.left", "peer.joined");
       assertThat(run.out()).doesNotContain("\u001b", "\u0007", "\r")
-          .contains("LEASE\\x1b]0;PWNED\\x07\\x0d\\x1b[2K\\nfake line");
+          .contains("LEASE\\x1b]0;PWNED\\x07\\x0d\\x1b[2K\\u000afake line");
     }
   }
 

@@ -2,33 +2,20 @@ package io.kvfleet.control.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kvfleet.events.EventType;
-import io.kvfleet.events.OpaqueEvent;
-import io.kvfleet.events.Samples;
-import java.util.Arrays;
+import io.kvfleet.events.Envelope;
+import io.kvfleet.events.PeerLost;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class EventLineTest {
 
+  /** A bidi override, a zero-width space and a line separator reordered or hid what a reader saw. */
   @Test
-  void everyEventTypePrintsItsSubjectAndShortType() {
-    Arrays.stream(EventType.values()).forEach(type -> {
-      var envelope = Samples.envelope(Samples.of(type));
-      String line = EventLine.format(envelope);
-      assertThat(line).contains(type.wireName().substring("io.kvfleet.".length()));
-      assertThat(line).contains(envelope.subject());
-    });
-  }
+  void aWritersBidiZeroWidthAndSeparatorMarksAreShownAsEscapes() {
+    var lost = new PeerLost("node-a", 1, "A\u202eB\u200bC\u2028D\nE é", 0);
 
-  @Test
-  void registrationFailurePrintsReasonNativeDetailTransportsAndFix() {
-    String line = EventLine.format(Samples.envelope(Samples.stateTensorFailure("prefill-0", 3)));
-    assertThat(line).contains("MEMORY_TYPE_UNSUPPORTED", "UCS_ERR_UNSUPPORTED", "transports: tcp, sysv", "fix: rebuild UCX");
-  }
+    String line = EventLine.format(Envelope.of("coordinator-0", 1, 7, Instant.EPOCH, "", lost));
 
-  @Test
-  void opaqueEventSaysThisVersionCannotReadIt() {
-    var opaque = new OpaqueEvent("n", "s", "io.kvfleet.future.thing", 9, "{}");
-    assertThat(EventLine.detail(opaque)).contains("io.kvfleet.future.thing v9");
+    assertThat(line).contains("A\\u202eB\\u200bC\\u2028D\\u000aE é").doesNotContain("\u202e", "\u200b", "\u2028", "\n");
   }
 }
