@@ -37,11 +37,12 @@ public final class EventLine {
   public static String format(Envelope e) {
     // One event, one line: a line break a writer put in a field does not start a line of its own, and a bidi,
     // zero-width or separator mark does not reorder or hide what a reader sees (Terminal escapes the controls).
-    return visible(String.format("%s %-22s %-28s %s", TIME.format(e.time()),
+    return oneLine(String.format("%s %-22s %-28s %s", TIME.format(e.time()),
         e.producer() + "#" + e.sequence(), shortType(e.type()), detail(e.data())));
   }
 
-  private static String visible(String line) {
+  /** The text as one line: line breaks, bidi, zero-width and separator marks shown as {@code \\uXXXX}. */
+  public static String oneLine(String line) {
     var out = new StringBuilder(line.length());
     line.chars().forEach(c -> {
       int kind = Character.getType(c);

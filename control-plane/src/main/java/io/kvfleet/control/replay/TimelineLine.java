@@ -37,7 +37,7 @@ public record TimelineLine(long index, LogPosition position, Instant timestamp, 
     String since = String.format("+%d.%03ds", entry.sinceStart().toSeconds(), entry.sinceStart().toMillisPart());
     String what = switch (r.value()) {
       case Decoded.Event e -> EventLine.format(e.envelope());
-      case Decoded.Malformed m -> "MALFORMED (key '" + r.key() + "'): " + m.reason();
+      case Decoded.Malformed m -> EventLine.oneLine("MALFORMED (key '" + r.key() + "'): " + m.reason());
     };
     return String.format("%10s  %-24s %s", since, r.position(), what);
   }
