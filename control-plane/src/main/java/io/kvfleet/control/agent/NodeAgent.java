@@ -8,6 +8,7 @@ import io.kvfleet.control.ops.HttpLimits;
 import io.kvfleet.control.protocol.Addresses;
 import io.kvfleet.control.protocol.Protocol;
 import io.kvfleet.events.BackendCapability;
+import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.PeerHeartbeat;
 import io.kvfleet.events.PeerJoined;
 import io.kvfleet.events.PeerLeft;
@@ -94,6 +95,7 @@ public final class NodeAgent extends VerticleBase {
   /** How long a stopping agent waits for the transfers it runs to end before it leaves, by default. */
   public static final Duration STOP_DRAIN = Duration.ofSeconds(10);
   private java.util.function.Consumer<io.vertx.ext.web.Router> extraRoutes = router -> { };
+  private java.util.function.Consumer<FleetEvent> outcomesTaken = event -> { };
   private volatile Duration stopDrain = STOP_DRAIN;
   /** The local API's bearer token: a new one, known only in this process, unless given. */
   private ApiCredential apiToken = ApiCredential.random();
@@ -107,6 +109,12 @@ public final class NodeAgent extends VerticleBase {
   /** Adds routes to the agent's local HTTP API (the ops package's {@code /metrics}); call before deploying. */
   public NodeAgent withRoutes(java.util.function.Consumer<io.vertx.ext.web.Router> routes) {
     this.extraRoutes = routes;
+    return this;
+  }
+
+  /** Tells {@code taken} of each outcome (a registration's, a transfer's) Kafka took from it; call before deploying. */
+  public NodeAgent withOutcomeWatch(java.util.function.Consumer<FleetEvent> taken) {
+    this.outcomesTaken = java.util.Objects.requireNonNull(taken, "taken must not be null");
     return this;
   }
 
@@ -261,7 +269,7 @@ public final class NodeAgent extends VerticleBase {
   private Future<Void> join(boolean again, Future<OwnLossWatch> watching) {
     var incarnationLease = new Lease(config.lease(), config.heartbeat());
     lease = incarnationLease;
-    outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed);
+    outcomes = new OutcomePublisher(vertx, context, publisher, () -> crashed, outcomesTaken);
     registrations = new Registrations(vertx, config, dataPlane, outcomes, this::leave, said);
     landingDesk = new LandingDesk(vertx, config.nodeId(), dataPlane);
     runner = new OrderRunner(vertx, config, dataPlane, outcomes, landingDesk, incarnationLease, ordersTaken, refusals,

@@ -10,6 +10,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +28,18 @@ final class OutcomePublisher {
   private final Context context;
   private final EventPublisher publisher;
   private final BooleanSupplier crashed;
+  /** Told of each outcome once Kafka took it (the node's own metrics). */
+  private final Consumer<FleetEvent> taken;
   /** Outcomes the full buffer refused that are still offered again (read by other threads). */
   private final AtomicInteger heldBack = new AtomicInteger();
 
-  OutcomePublisher(Vertx vertx, Context context, EventPublisher publisher, BooleanSupplier crashed) {
+  OutcomePublisher(Vertx vertx, Context context, EventPublisher publisher, BooleanSupplier crashed,
+      Consumer<FleetEvent> taken) {
     this.vertx = vertx;
     this.context = context;
     this.publisher = publisher;
     this.crashed = crashed;
+    this.taken = taken;
   }
 
   /** Publishes once: a heartbeat, a join or a goodbye, which the next one replaces. */
@@ -48,7 +53,7 @@ final class OutcomePublisher {
 
   /** Publishes an outcome, offered again while the full buffer refuses it. */
   Future<Void> publishOutcome(FleetEvent event, String correlationId) {
-    return publishOutcome(event, correlationId, true);
+    return publishOutcome(event, correlationId, true).onSuccess(done -> taken.accept(event));
   }
 
   /** Events of this agent still waiting for Kafka. */

@@ -104,6 +104,7 @@ final class NodeCommand implements Callable<Integer> {
     var agent = new NodeAgent(config, dataPlane, events).withApiToken(token);
     var registry = io.kvfleet.control.ops.OpsMetrics.registry();
     io.kvfleet.control.ops.OpsMetrics.orderRefusals(registry, nodeId, agent.refusedOrders());
+    agent.withOutcomeWatch(new io.kvfleet.control.ops.AgentOutcomes(registry, nodeId));
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);

@@ -377,7 +377,7 @@ class EndingsAttackTest {
       publisher = new EventPublisher("127.0.0.1:9", NODE, 1, Clock.systemUTC(), 16, Optional.empty(),
           Map.of("max.block.ms", 100));
       // Outcomes go nowhere: what matters is what the data plane was asked to move.
-      var outcomes = new OutcomePublisher(vertx, context, publisher, () -> true);
+      var outcomes = new OutcomePublisher(vertx, context, publisher, () -> true, event -> { });
       runner = new OrderRunner(vertx, config, this, outcomes, Landings.NONE, lease, OrderRunner.remembered(),
           OrderRunner.refusalCounts(), endings);
     }

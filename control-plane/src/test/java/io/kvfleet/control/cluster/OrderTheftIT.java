@@ -119,8 +119,15 @@ class OrderTheftIT {
     assertThat(log.envelopes()).as("events about the hand-made order's transfer")
         .noneMatch(e -> e.data().subject().equals("forged-1"));
     assertThat(answer).startsWith("refused").contains("ORDER_NOT_FROM_LOG");
-    assertThat(metrics(prefillApi))
-        .contains("kvfleet_orders_refused_total{node=\"prefill-0\",reason=\"ORDER_NOT_FROM_LOG\"} 1.0");
+    String prefillMetrics = metrics(prefillApi);
+    assertThat(prefillMetrics)
+        .contains("kvfleet_orders_refused_total{node=\"prefill-0\",reason=\"ORDER_NOT_FROM_LOG\"} 1.0")
+        // the node's own outcomes, without a coordinator to ask: the twenty pages it moved, its registration
+        .contains("kvfleet_agent_transfers_total{node=\"prefill-0\",outcome=\"completed\",reason=\"NONE\"} 20.0")
+        .containsPattern("kvfleet_agent_transfer_bytes_total\\{node=\"prefill-0\",path=\"[^\"]+\"} " + 20 * PAGE + ".0")
+        .containsPattern("kvfleet_agent_registrations_total\\{backend=\"[a-z]+\",node=\"prefill-0\","
+            + "outcome=\"registered\",reason=\"NONE\"} [1-9]");
+    assertThat(prefillMetrics).doesNotContain("outcome=\"failed\"");
   }
 
   /** A WRITE of one page from prefill-0 to decode-0 that no router requested, made from what the log shows. */
