@@ -26,7 +26,9 @@ public final class KvfleetException extends RuntimeException {
     /** Never again: another agent joined under this node id, and this one serves no more. */
     SUPERSEDED,
     /** Not now: what the call touches is still in use (a region moving bytes); the same call may succeed later. */
-    BUSY
+    BUSY,
+    /** Never: the event is larger than a Kafka record may be; it was not written and took no sequence number. */
+    EVENT_TOO_LARGE
   }
 
   private final Kind kind;
@@ -44,6 +46,11 @@ public final class KvfleetException extends RuntimeException {
   /** Whether {@code error}, or the error it wraps, is a refusal by the full event buffer. */
   public static boolean isBufferFull(Throwable error) {
     return is(error, Kind.BUFFER_FULL) || (error != null && is(error.getCause(), Kind.BUFFER_FULL));
+  }
+
+  /** Whether {@code error}, or the error it wraps, is an event too large for a Kafka record. */
+  public static boolean isEventTooLarge(Throwable error) {
+    return is(error, Kind.EVENT_TOO_LARGE) || (error != null && is(error.getCause(), Kind.EVENT_TOO_LARGE));
   }
 
   private static boolean is(Throwable error, Kind kind) {
@@ -81,6 +88,15 @@ public final class KvfleetException extends RuntimeException {
     return new KvfleetException(Kind.BUFFER_FULL, producerId + ": " + capacity
         + " events are already waiting for Kafka; refusing new work until Kafka is reachable again"
         + " (nothing was dropped)", null);
+  }
+
+  /**
+   * {@code what} encodes to a Kafka record of {@code bytes} bytes, over the {@code limit} its producer may send:
+   * refused before it took a sequence number, so the log shows no gap for it.
+   */
+  public static KvfleetException eventTooLarge(String producerId, String what, long bytes, long limit) {
+    return new KvfleetException(Kind.EVENT_TOO_LARGE, producerId + ": " + what + " is a record of " + bytes
+        + " bytes, over the " + limit + " a Kafka record may hold here (max.request.size); it was not written", null);
   }
 
   /** A benchmark could not set up, run or stop what it measures. */

@@ -41,6 +41,11 @@ public final class ReasonCodes {
   public static final String OUT_OF_BOUNDS = "OUT_OF_BOUNDS";
   public static final String SIZE_MISMATCH = "SIZE_MISMATCH";
   public static final String NOT_EXPOSED = "NOT_EXPOSED";
+  /**
+   * The order a dispatch would carry (the request expanded over every buffer of its components, with both sides'
+   * regions and keys) is larger than a Kafka record may be: rejected with its size, never left to its deadline.
+   */
+  public static final String ORDER_TOO_LARGE = "ORDER_TOO_LARGE";
   public static final String DUPLICATE_TRANSFER = "DUPLICATE_TRANSFER";
   public static final String DEADLINE_PASSED = "DEADLINE_PASSED";
   public static final String PEER_LOST = "PEER_LOST";

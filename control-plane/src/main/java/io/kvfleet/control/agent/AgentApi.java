@@ -72,7 +72,8 @@ final class AgentApi {
 
   /**
    * The status by what went wrong: a full buffer or an absent Kafka is unavailable, a region still moving
-   * bytes is a conflict to retry later; neither is the caller's fault.
+   * bytes is a conflict to retry later; neither is the caller's fault. A call whose event could never be a Kafka
+   * record (a layout too large) is 413.
    */
   static int status(Throwable error) {
     if (!(error instanceof KvfleetException known)) {
@@ -83,6 +84,7 @@ final class AgentApi {
       case NOT_FOUND -> 404;
       case SUPERSEDED, BUSY -> 409;
       case BAD_INPUT, BENCH_FAILED -> 400;
+      case EVENT_TOO_LARGE -> 413;
     };
   }
 

@@ -56,6 +56,11 @@ final class OutcomePublisher {
     return publishOutcome(event, correlationId, true).onSuccess(done -> taken.accept(event));
   }
 
+  /** Why {@code event} could never be published (too large for a Kafka record); empty when it could. */
+  java.util.Optional<KvfleetException> tooLarge(FleetEvent event) {
+    return publisher.tooLarge(event);
+  }
+
   /** Events of this agent still waiting for Kafka. */
   int waiting() {
     return publisher.waiting();

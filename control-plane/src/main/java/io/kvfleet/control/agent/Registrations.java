@@ -70,6 +70,10 @@ final class Registrations {
     }
     String batch = config.nodeId() + "@" + config.epoch() + "/layout/" + System.nanoTime();
     FleetEvent layout = model.declaration(config.nodeId(), config.epoch());
+    var tooLarge = outcomes.tooLarge(layout);
+    if (tooLarge.isPresent()) { // refused before anything is registered: a layout no record holds is never said
+      return Future.failedFuture(tooLarge.get());
+    }
     return vertx.executeBlocking(() -> registerAll(components), true)
         .map(registered -> java.util.stream.Stream.concat(registered.stream(), java.util.stream.Stream.of(layout)).toList())
         .onSuccess(said::heard)
@@ -89,7 +93,10 @@ final class Registrations {
   Future<Void> sayAgain() {
     String batch = config.nodeId() + "@" + config.epoch() + "/rejoin";
     var again = said.at(config.epoch());
-    return Future.all(again.stream().map(e -> outcomes.publishOutcome(e, batch)).toList()).mapEmpty();
+    // An event no record can hold is not said again: it would fail every join after it, each at a new epoch.
+    return Future.all(again.stream().map(e -> outcomes.publishOutcome(e, batch)
+        .recover(err -> KvfleetException.isEventTooLarge(err) ? Future.succeededFuture() : Future.failedFuture(err)))
+        .toList()).mapEmpty();
   }
 
   private Future<RegistrationAnswer> answer(List<FleetEvent> outcomes, String correlationId) {

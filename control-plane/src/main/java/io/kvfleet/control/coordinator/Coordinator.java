@@ -1,5 +1,6 @@
 package io.kvfleet.control.coordinator;
 
+import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.Json;
 import io.kvfleet.control.kafka.KafkaClients;
 import io.kvfleet.control.protocol.OrderSignature;
@@ -454,7 +455,11 @@ public final class Coordinator extends VerticleBase {
         }
       }
       case Decision.Dispatch d -> publish(signing.key().map(key -> OrderSignature.sign(d.event(), key))
-          .orElse(d.event()));
+          .orElse(d.event())).onFailure(refused -> {
+            if (KvfleetException.isEventTooLarge(refused)) { // never written: the request is answered instead
+              deciding.orderTooLarge(state, d, refused).ifPresent(this::act);
+            }
+          });
     }
   }
 

@@ -172,6 +172,12 @@ final class Deciding {
    */
   void unpublished(FleetEvent event, Throwable err, long now) {
     boolean refused = KvfleetException.isBufferFull(err);
+    if (KvfleetException.isEventTooLarge(err)) {
+      if (!(event instanceof TransferDispatched)) { // a dispatch is answered by a rejection (orderTooLarge)
+        LOG.error("{} for {} was not written: {}", event.wireType(), event.subject(), err.getMessage());
+      }
+      return;
+    }
     if (!refused) {
       LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
           err.toString());
@@ -183,6 +189,24 @@ final class Deciding {
           event.wireType(), event.subject(), err.getMessage());
     }
     refused(event);
+  }
+
+  /**
+   * The dispatch {@code dispatch} is too large for a Kafka record ({@code why}), so it was never written: the
+   * request is rejected {@code ORDER_TOO_LARGE} instead, with the sizes, unless another path ended it first.
+   */
+  Optional<Decision.Action> orderTooLarge(FleetState state, Decision.Dispatch dispatch, Throwable why) {
+    var request = dispatch.order().request();
+    if (!answers.claimEnd(state, request.transferId())) {
+      decisions.settled(request.transferId());
+      return Optional.empty();
+    }
+    var parts = dispatch.order().parts();
+    String order = parts.isEmpty() ? request.ranges().size() + " byte ranges" : parts.size() + " buffers, "
+        + parts.stream().mapToInt(p -> p.ranges().size()).sum() + " byte ranges";
+    return Optional.of(new Decision.Reject(new TransferRejected(request.transferId(), request.sourceNode(),
+        ReasonCodes.ORDER_TOO_LARGE, "its order (" + order + ") cannot be dispatched: " + why.getMessage()
+            + "; split it into smaller requests")));
   }
 
   /** Kafka refused {@code event} (its buffer was full): certainly not in the log, so it is decided or given again. */

@@ -6,6 +6,7 @@ import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.EnvelopeSerializer;
 import io.kvfleet.events.trust.FleetKey;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -19,6 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -35,7 +40,15 @@ public final class EventPublisher implements AutoCloseable {
   /** Events that may wait for Kafka before new ones are refused. */
   public static final int DEFAULT_CAPACITY = 10_000;
 
-  private final KafkaProducer<String, Envelope> producer;
+  /** The producer's own limit on a record when its settings name none ({@code max.request.size}). */
+  static final int DEFAULT_MAX_REQUEST_BYTES = 1_048_576;
+  /** Room left under that limit for what Kafka adds to a record (its batch header, lengths, offsets). */
+  static final int RECORD_OVERHEAD = 1_024;
+
+  private final KafkaProducer<String, byte[]> producer;
+  private final EnvelopeSerializer serializer;
+  /** The largest record (key, value and headers) this publisher hands to Kafka. */
+  private final int maxRecordBytes;
   private final ThreadPoolExecutor sender;
   private final String producerId;
   private final long epoch;
@@ -65,8 +78,9 @@ public final class EventPublisher implements AutoCloseable {
       Optional<FleetKey> key, Map<String, Object> producerSettings) {
     var config = new java.util.HashMap<>(producerConfig(bootstrapServers, producerId));
     config.putAll(producerSettings);
-    this.producer = KafkaClients.producer(bootstrapServers, config,
-        new StringSerializer(), key.map(EnvelopeSerializer::signedBy).orElseGet(EnvelopeSerializer::new));
+    this.producer = KafkaClients.producer(bootstrapServers, config, new StringSerializer(), new ByteArraySerializer());
+    this.serializer = key.map(EnvelopeSerializer::signedBy).orElseGet(EnvelopeSerializer::new);
+    this.maxRecordBytes = maxRequestBytes(KafkaClients.config(bootstrapServers, config)) - RECORD_OVERHEAD;
     this.key = key;
     this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
         Thread.ofPlatform().name("kvfleet-publish-" + producerId).daemon().factory());
@@ -87,7 +101,9 @@ public final class EventPublisher implements AutoCloseable {
 
   /**
    * Publishes an event; the future completes once Kafka has it durably, or fails at once with a
-   * {@link KvfleetException} when {@code capacity} events are already waiting for Kafka.
+   * {@link KvfleetException} when {@code capacity} events are already waiting for Kafka, or when the event is
+   * larger than a record Kafka takes ({@link KvfleetException#isEventTooLarge}). Either refusal takes no
+   * sequence number: the log shows no gap for it.
    */
   public CompletableFuture<Envelope> publish(FleetEvent event, String correlationId) {
     return publish(event, correlationId, -1);
@@ -104,8 +120,15 @@ public final class EventPublisher implements AutoCloseable {
       return CompletableFuture.failedFuture(bufferFull());
     }
     var envelope = Envelope.of(producerId, epoch, sequence + 1, clock.instant(), correlationId, event);
+    // Encoded here, not on the sending thread: an event Kafka would refuse as too large is refused before it
+    // takes its number (a number taken and never written reads as a lost event in every replay).
+    var record = record(envelope, partition);
+    var tooLarge = tooLarge(record, event);
+    if (tooLarge.isPresent()) {
+      return CompletableFuture.failedFuture(tooLarge.get());
+    }
     try {
-      sender.execute(() -> send(envelope, partition < 0 ? null : partition, done));
+      sender.execute(() -> send(record, envelope, done));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(bufferFull());
     }
@@ -114,10 +137,9 @@ public final class EventPublisher implements AutoCloseable {
     return done;
   }
 
-  private void send(Envelope envelope, Integer partition, CompletableFuture<Envelope> done) {
+  private void send(ProducerRecord<String, byte[]> record, Envelope envelope, CompletableFuture<Envelope> done) {
     try {
-      producer.send(new ProducerRecord<>(Topics.topicOf(envelope.data()), partition, Topics.keyOf(envelope.data()),
-              envelope),
+      producer.send(record,
           (metadata, error) -> {
             waiting.decrementAndGet();
             if (error == null) {
@@ -164,6 +186,46 @@ public final class EventPublisher implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     producer.close(Duration.ofSeconds(10));
+  }
+
+  /**
+   * Why {@code event} could not be published, as {@link #publish} would refuse it for its size (encoded as the
+   * next event of this producer; a signature, when it signs, counted in): for a caller that must know before it
+   * acts on anything (an agent declaring a layout). Empty when it fits.
+   */
+  public synchronized Optional<KvfleetException> tooLarge(FleetEvent event) {
+    return tooLarge(record(Envelope.of(producerId, epoch, sequence + 1, clock.instant(), "", event), -1), event);
+  }
+
+  private ProducerRecord<String, byte[]> record(Envelope envelope, int partition) {
+    String topic = Topics.topicOf(envelope.data());
+    var headers = new RecordHeaders();
+    byte[] value = serializer.serialize(topic, headers, envelope);
+    return new ProducerRecord<>(topic, partition < 0 ? null : partition, Topics.keyOf(envelope.data()), value, headers);
+  }
+
+  private Optional<KvfleetException> tooLarge(ProducerRecord<String, byte[]> record, FleetEvent event) {
+    long bytes = recordBytes(record.key(), record.value(), record.headers());
+    return bytes <= maxRecordBytes ? Optional.empty() : Optional.of(KvfleetException.eventTooLarge(producerId,
+        event.wireType() + " for " + abbreviated(event.subject()), bytes, maxRecordBytes));
+  }
+
+  /** The record's size as the producer counts it against {@code max.request.size}, near enough. */
+  private static long recordBytes(String key, byte[] value, Headers headers) {
+    long bytes = value.length + (key == null ? 0 : key.getBytes(StandardCharsets.UTF_8).length);
+    for (Header h : headers) {
+      bytes += h.key().length() + (h.value() == null ? 0 : h.value().length) + 8;
+    }
+    return bytes;
+  }
+
+  private static int maxRequestBytes(Map<String, Object> config) {
+    Object set = config.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+    return set == null ? DEFAULT_MAX_REQUEST_BYTES : Integer.parseInt(set.toString().trim());
+  }
+
+  private static String abbreviated(String subject) {
+    return subject.length() <= 80 ? subject : subject.substring(0, 80) + "... (" + subject.length() + " characters)";
   }
 
   private KvfleetException bufferFull() {

@@ -93,6 +93,40 @@ class LayoutApiIT {
     assertThat(JSON.readTree(unsized.body()).get("error").asText()).isEqualTo("bad layout: kv_item_lens must be given");
   }
 
+  /**
+   * A layout of 2,400 components at the longest names allowed is a 2 MB event, over Kafka's record limit: it was
+   * registered, said, refused by the producer, and said again at every join, so the agent joined again for ever
+   * at a new epoch, each time writing its 9,600 registration outcomes again. It is refused before anything.
+   */
+  @Test
+  void refusesALayoutNoKafkaRecordCanHoldBeforeRegisteringAnything() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    long epoch = fleet.epochOf("prefill-0");
+    long buffer = fleet.allocate(4096);
+    String longest = "x".repeat(Component.LONGEST_NAME - 6);
+    var states = new StringBuilder();
+    for (int i = 0; i < 2_400; i++) {
+      states.append(i == 0 ? "" : ",").append("""
+          {"name": "%s%06d", "dtype": "%s", "memoryType": "DRAM", "state_data_ptrs": [%d],
+           "state_data_lens": [4096], "state_item_lens": [4096]}""".formatted(longest, i, longest, buffer));
+    }
+    var answer = post(port, """
+        {"modelId": "%s", "memoryType": "DRAM", "kv_data_ptrs": [%d], "kv_data_lens": [4096], "kv_item_lens": [4096],
+         "state": [%s]}""".formatted(longest, buffer, states));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(413);
+    assertThat(JSON.readTree(answer.body()).get("error").asText())
+        .contains("prefill-0", "model.layout_declared for prefill-0", "over the 1047552 a Kafka record may hold");
+    Thread.sleep(3_000); // three heartbeats: a fence and a rejoin would have come by now
+    assertThat(fleet.epochOf("prefill-0")).as("the agent's epoch").isEqualTo(epoch);
+    assertThat(fleet.events()).noneMatch(e -> e instanceof ModelLayoutDeclared
+        || e instanceof io.kvfleet.events.RegionRegistered r && r.region().regionId().startsWith(longest));
+    var small = post(port, """
+        {"modelId": "m", "memoryType": "DRAM", "kv_data_ptrs": [%d], "kv_data_lens": [4096], "kv_item_lens": [1024]}
+        """.formatted(buffer));
+    assertThat(small.statusCode()).as(small.body()).isEqualTo(200);
+  }
+
   private HttpResponse<String> post(int port, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/layout"))
         .header("Authorization", "Bearer " + fleet.apiTokenAt(port))

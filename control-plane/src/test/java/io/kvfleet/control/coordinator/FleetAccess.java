@@ -45,6 +45,16 @@ public final class FleetAccess implements AutoCloseable {
         () -> fleet.log.envelopes().stream().map(e -> e.data()).anyMatch(match));
   }
 
+  /** Every event read back from Kafka so far. */
+  public java.util.List<FleetEvent> events() {
+    return fleet.log.envelopes().stream().map(e -> e.data()).toList();
+  }
+
+  /** The current epoch of the agent last started for {@code nodeId}. */
+  public long epochOf(String nodeId) {
+    return fleet.agent(nodeId).epoch();
+  }
+
   public void stopBroker() {
     fleet.kafka.stopServer();
   }

@@ -105,6 +105,11 @@ final class HybridLayouts {
     return FleetState.fold(log);
   }
 
+  /** The events written so far by {@code node}, in order (to publish them as that node would). */
+  List<FleetEvent> eventsOf(String node) {
+    return log.stream().map(Envelope::data).filter(e -> io.kvfleet.events.Topics.keyOf(e).equals(node)).toList();
+  }
+
   /** A request moving slot {@code from} to slot {@code to} of every component in {@code cuts}. */
   static TransferRequested request(List<Cut> cuts, int from, int to) {
     return request(cuts.stream().map(c -> new RequestPart(c.name(), List.of(from), List.of(to))).toList(), List.of());

@@ -46,7 +46,7 @@ public final class FleetState {
    * The version of what {@link #apply} keeps and how: bump it with any change to the fold, so that
    * snapshots written by an older fold are replayed from the log instead of trusted.
    */
-  public static final int FOLD_VERSION = 8;
+  public static final int FOLD_VERSION = 9;
 
   /**
    * How many registration failures, skips, decisions, stale registrations and violations a fold
