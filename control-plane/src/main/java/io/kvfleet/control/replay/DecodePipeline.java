@@ -21,16 +21,28 @@ import java.util.function.Predicate;
  */
 final class DecodePipeline implements AutoCloseable {
   private static final int BATCH = 512;
+  /** A batch closes at this many bytes of records too, whatever its count. */
+  private static final long BATCH_BYTES = 4L << 20;
+  /**
+   * Bytes of records handed over and not folded yet, beyond which the reading thread waits: an export's lines may
+   * each be up to {@code Lines.MAX_LINE}, and a count of batches alone let a dozen such records fill the heap.
+   */
+  static final long MAX_IN_FLIGHT = 256L << 20;
 
   private final EventCodec codec = new EventCodec();
   private final ExecutorService pool;
-  private final BlockingQueue<CompletableFuture<List<LogRecord>>> batches;
-  private final CompletableFuture<List<LogRecord>> end = CompletableFuture.completedFuture(List.of());
+  private final BlockingQueue<Batch> batches;
+  private final Batch end = new Batch(CompletableFuture.completedFuture(List.of()), 0);
+  private final java.util.concurrent.atomic.AtomicLong inFlight = new java.util.concurrent.atomic.AtomicLong();
   private final Thread fold;
   private final Predicate<LogRecord> sink;
   private volatile boolean stopped;
   private volatile Throwable failure;
   private List<StoredRecord> batch = new ArrayList<>(BATCH);
+  private long batchBytes;
+
+  /** Records being decoded, and their size while they wait for the fold. */
+  private record Batch(CompletableFuture<List<LogRecord>> records, long bytes) {}
 
   DecodePipeline(int threads, Predicate<LogRecord> sink) {
     this.sink = sink;
@@ -42,7 +54,8 @@ final class DecodePipeline implements AutoCloseable {
   /** Adds the next record in replay order; false once the sink has stopped the replay. */
   boolean accept(StoredRecord record) {
     batch.add(record);
-    if (batch.size() == BATCH) {
+    batchBytes += record.bytes();
+    if (batch.size() == BATCH || batchBytes >= BATCH_BYTES) {
       submit();
     }
     return !stopped;
@@ -67,11 +80,25 @@ final class DecodePipeline implements AutoCloseable {
 
   private void submit() {
     var records = batch;
+    long bytes = batchBytes;
     batch = new ArrayList<>(BATCH);
-    put(CompletableFuture.supplyAsync(() -> records.stream().map(r -> r.decode(codec)).toList(), pool));
+    batchBytes = 0;
+    try {
+      // the fold thread is behind: wait until what it holds is folded (one batch always goes, however large)
+      while (!stopped && inFlight.get() > 0 && inFlight.get() + bytes > MAX_IN_FLIGHT) {
+        Thread.sleep(1);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped = true;
+      return;
+    }
+    inFlight.addAndGet(bytes);
+    put(new Batch(CompletableFuture.supplyAsync(() -> records.stream().map(r -> r.decode(codec)).toList(), pool),
+        bytes));
   }
 
-  private void put(CompletableFuture<List<LogRecord>> next) {
+  private void put(Batch next) {
     try {
       while (!stopped && !batches.offer(next, 100, TimeUnit.MILLISECONDS)) {
         // the fold thread is behind: wait for room
@@ -89,12 +116,13 @@ final class DecodePipeline implements AutoCloseable {
         if (next == end) {
           return;
         }
-        for (LogRecord r : next.get()) {
+        for (LogRecord r : next.records().get()) {
           if (!sink.test(r)) {
             stopped = true;
             return;
           }
         }
+        inFlight.addAndGet(-next.bytes());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

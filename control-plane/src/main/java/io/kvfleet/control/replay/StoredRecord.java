@@ -53,14 +53,32 @@ public record StoredRecord(
     return new LogPosition(topic, partition, offset);
   }
 
-  /** The key as text, empty when there is none. */
+  /**
+   * The longest key a replay reads as a key: every fleet writer keys its records by a node or transfer id. A record
+   * with a longer one is no fleet record; its key is kept to this many bytes and the record is malformed.
+   */
+  public static final int LONGEST_KEY = 64 * 1024;
+
+  /** The key as text, empty when there is none; one longer than {@link #LONGEST_KEY} cut there. */
   public String keyText() {
-    return key == null ? "" : new String(key, StandardCharsets.UTF_8);
+    return key == null ? "" : new String(key, 0, Math.min(key.length, LONGEST_KEY), StandardCharsets.UTF_8);
+  }
+
+  /** Its key's, value's and headers' bytes. */
+  long bytes() {
+    long bytes = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+    for (var h : headers) {
+      bytes += h.name().length() + (h.value() == null ? 0 : h.value().length);
+    }
+    return bytes;
   }
 
   /** The record as replay reads it, its value decoded by {@code codec}. */
   public LogRecord decode(EventCodec codec) {
-    Decoded value = this.value == null ? new Decoded.Malformed("empty record", new byte[0])
+    Decoded value = key != null && key.length > LONGEST_KEY
+        ? new Decoded.Malformed("a key of " + key.length + " bytes: no fleet writer keys a record with more than "
+            + LONGEST_KEY, new byte[0])
+        : this.value == null ? new Decoded.Malformed("empty record", new byte[0])
         : TypeHeader.checked(codec.decode(this.value), typeHeader(), this.value);
     return new LogRecord(position(), Instant.ofEpochMilli(timestamp), keyText(), value);
   }
