@@ -59,7 +59,7 @@ final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    var signing = trust.signing("node " + nodeId);
+    var signing = trust.signing("node " + nodeId, io.kvfleet.events.trust.Role.NODE, nodeId);
     if (!signing.verifies()) {
       System.err.println("kvfleet: WARNING: orders are NOT authenticated (node " + nodeId + " has no --trust: it"
           + " runs any order the log says was dispatched to it, whoever wrote it to Kafka; see docs/SECURITY.md)");

@@ -2,6 +2,7 @@ package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.console.EventLine;
+import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.EventTail;
 import io.kvfleet.control.kafka.FleetTopics;
@@ -22,7 +23,9 @@ import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.state.PeerStatus;
 import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.Role;
 import io.kvfleet.events.trust.TrustException;
+import io.kvfleet.events.trust.TrustFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -77,6 +80,10 @@ final class RequestCommand implements Callable<Integer> {
       + " --role router'); a fleet that verifies dead-letters an unsigned one")
   Path key;
 
+  @Option(names = "--trust", paramLabel = "FILE", description = "Check before asking that the trust file lets --key"
+      + " ask for transfers (a router key writing as its id)")
+  Path trust;
+
   @Option(names = "--no-wait", description = "Publish and return without waiting for the ending")
   boolean noWait;
 
@@ -96,6 +103,11 @@ final class RequestCommand implements Callable<Integer> {
         throw KvfleetException.badInput("--id must be 1 to 256 characters, not blank");
       }
       Optional<FleetKey> signing = Optional.ofNullable(key).map(FleetKey::load);
+      if (trust != null) {
+        var fleetKey = signing.orElseThrow(() -> KvfleetException.badInput("--trust checks the key of --key: give it"));
+        TrustOptions.requireRights(fleetKey, key, TrustFile.load(trust), trust, "a router", Role.ROUTER,
+            fleetKey.keyId());
+      }
       FleetTopics.require(bootstrapServers);
       var fleet = new Replay(ReplayOptions.defaults());
       ReplayRunner.read(new LogSource.Kafka(bootstrapServers, List.of(Topics.NODES)), fleet::accept, false);
@@ -107,12 +119,20 @@ final class RequestCommand implements Callable<Integer> {
           List.of(new ByteRange(sourceOffset, destinationOffset, bytes)),
           System.currentTimeMillis() + deadline.toMillis(), true);
       var ending = new CompletableFuture<FleetEvent>();
+      var sent = new java.util.concurrent.atomic.AtomicReference<String>();
       Map<org.apache.kafka.common.TopicPartition, Long> ends;
-      try (var log = KafkaLog.open(bootstrapServers, List.of(Topics.TRANSFERS), Map.of())) {
+      try (var log = KafkaLog.open(bootstrapServers, List.of(Topics.TRANSFERS, Topics.DEADLETTER), Map.of())) {
         ends = log.endOffsets();
       }
       try (var tail = EventTail.startAt(bootstrapServers, ends, r -> {
-            if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
+            if (r.topic().equals(Topics.DEADLETTER)) { // a reader refused it: there will be no answer
+              if (r.value() instanceof Decoded.Event e && e.envelope().id().equals(sent.get())) {
+                var reason = r.headers().lastHeader(DeadLetters.REASON);
+                ending.completeExceptionally(KvfleetException.badInput("a coordinator refused the request unread,"
+                    + " so no answer will come: " + (reason == null ? "(no reason given)"
+                        : new String(reason.value(), java.nio.charset.StandardCharsets.UTF_8))));
+              }
+            } else if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
               System.out.println(EventLine.format(e.envelope()));
               if (isEnding(e.envelope().data())) {
                 ending.complete(e.envelope().data());
@@ -122,7 +142,7 @@ final class RequestCommand implements Callable<Integer> {
           var publisher = new EventPublisher(bootstrapServers, signing.map(FleetKey::keyId).orElse("router-cli"),
               System.currentTimeMillis(), Clock.systemUTC(), 16, signing)) {
         try {
-          publisher.publish(request, transferId).get(30, TimeUnit.SECONDS);
+          sent.set(publisher.publish(request, transferId).get(30, TimeUnit.SECONDS).id());
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
           throw KvfleetException.kafkaUnreachable(bootstrapServers, e instanceof java.util.concurrent.ExecutionException
               ? e.getCause() : e);
@@ -134,8 +154,13 @@ final class RequestCommand implements Callable<Integer> {
           return 0;
         }
         // The fleet ends every transfer: by its deadline at the latest, and a coordinator's time-out then.
-        var ended = ending.get(deadline.toMillis() + 30_000, TimeUnit.MILLISECONDS);
-        return ended instanceof TransferCompleted ? 0 : 1;
+        try {
+          var ended = ending.get(deadline.toMillis() + 30_000, TimeUnit.MILLISECONDS);
+          return ended instanceof TransferCompleted ? 0 : 1;
+        } catch (java.util.concurrent.ExecutionException refused) {
+          System.err.println("kvfleet request: " + refused.getCause().getMessage());
+          return 1;
+        }
       }
     } catch (KvfleetException | IllegalArgumentException | TrustException e) {
       System.err.println("kvfleet request: " + e.getMessage());

@@ -2,6 +2,7 @@ package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.Role;
 import io.kvfleet.events.trust.Signing;
 import io.kvfleet.events.trust.TrustException;
 import io.kvfleet.events.trust.TrustFile;
@@ -23,6 +24,47 @@ final class TrustOptions {
   @Option(names = "--trust", paramLabel = "FILE", description = "Verify events against this trust file"
       + " (made by 'kvfleet keys new'); events that do not check are not folded but dead-lettered. Needs --key")
   Path trust;
+
+  /**
+   * The signing of {@code producer} in {@code role} (a node's id is its producer name too): as {@link
+   * #signing(String)}, and refused when the trust file does not let its key write as that producer in that role, or
+   * speak for that node. Every reader that verifies would refuse such a process's every event, and it would run as
+   * if it had joined (a node said "joined" while the coordinator dropped each of its records).
+   */
+  Signing signing(String who, Role role, String producer) {
+    var signing = signing(who);
+    if (signing.key().isPresent() && signing.trust().isPresent()) {
+      requireRights(signing.key().get(), key, signing.trust().get(), trust, who, role, producer);
+    }
+    return signing;
+  }
+
+  /**
+   * Refuses {@code key} (from {@code keyFile}, listed in {@code trustFile}) unless its binding lets {@code who} write
+   * as {@code producer} in {@code role}, and speak for that node when it is one.
+   */
+  static void requireRights(FleetKey key, Path keyFile, TrustFile trust, Path trustFile, String who, Role role,
+      String producer) {
+    var binding = trust.binding(key.keyId());
+    String problem = binding.isEmpty() ? "is not in the trust file"
+        : binding.get().role() != role ? "is a " + binding.get().role().wireName() + " key, and " + who + " needs a "
+            + role.wireName() + " key"
+        : !binding.get().mayProduceAs(producer) ? "may not write as '" + producer + "' (it writes as "
+            + binding.get().producers() + ")"
+        : role == Role.NODE && !binding.get().maySpeakFor(producer) ? "may not speak for node '" + producer + "' (it"
+            + " speaks for " + binding.get().nodes() + ")"
+        : "";
+    if (!problem.isEmpty()) {
+      throw KvfleetException.badInput("key '" + key.keyId() + "' (" + keyFile + ") " + problem + " in " + trustFile
+          + ": every reader that verifies would refuse what " + who + " writes. Make its own key with 'kvfleet"
+          + " keys new --id " + producer + " --role " + role.wireName() + " --dir " + dirOf(trustFile) + "' and"
+          + " restart the fleet's readers (they read the trust file when they start)");
+    }
+  }
+
+  private static String dirOf(Path file) {
+    return file.toAbsolutePath().getParent() == null ? "." : file.toAbsolutePath().getParent().toString();
+  }
 
   /** The signing this process runs with; says loudly when it is off, refuses --trust without --key. */
   Signing signing(String who) {
@@ -48,7 +90,8 @@ final class TrustOptions {
     byte[] probe = "kvfleet key check".getBytes(StandardCharsets.US_ASCII);
     if (!trustFile.verify(fleetKey.keyId(), probe, fleetKey.sign(probe))) {
       throw KvfleetException.badInput("key '" + fleetKey.keyId() + "' (" + key + ") is not in " + trust
-          + " or its public key there is another's");
+          + " or its public key there is another's. A key made after the fleet's readers started is not known to them"
+          + " either: add it with 'kvfleet keys new' and restart them (they read the trust file when they start)");
     }
   }
 

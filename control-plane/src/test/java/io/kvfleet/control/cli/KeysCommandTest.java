@@ -72,4 +72,26 @@ class KeysCommandTest {
     assertThat(exposed.exitCode()).isEqualTo(2);
     assertThat(exposed.err()).contains("readable by group or others").contains("chmod 600");
   }
+
+  /**
+   * A node started with another node's key, or a router's, said "joined" while every verifying reader refused its
+   * every event (EVENT_WRONG_PRODUCER, EVENT_WRONG_ROLE). It is refused at start, saying which key to make.
+   */
+  @Test
+  void aNodeWhoseKeyMayNotSpeakForItIsRefusedAtStart() throws Exception {
+    Cli.run("keys", "new", "--id", "decode-0", "--role", "node", "--dir", dir.toString());
+    Cli.run("keys", "new", "--id", "router-0", "--role", "router", "--dir", dir.toString());
+    Path trust = dir.resolve("trust.json");
+
+    var anotherNodes = Cli.run("node", "--id", "decode-1", "--bootstrap-servers", "127.0.0.1:1", "--key",
+        dir.resolve("decode-0.key").toString(), "--trust", trust.toString());
+    var aRouters = Cli.run("node", "--id", "router-0", "--bootstrap-servers", "127.0.0.1:1", "--key",
+        dir.resolve("router-0.key").toString(), "--trust", trust.toString());
+
+    assertThat(anotherNodes.exitCode()).isEqualTo(2);
+    assertThat(anotherNodes.err()).contains("key 'decode-0'", "may not write as 'decode-1'",
+        "kvfleet keys new --id decode-1 --role node --dir " + dir.toAbsolutePath());
+    assertThat(aRouters.exitCode()).isEqualTo(2);
+    assertThat(aRouters.err()).contains("key 'router-0'", "is a router key, and node router-0 needs a node key");
+  }
 }
