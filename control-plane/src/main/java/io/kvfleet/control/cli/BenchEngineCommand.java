@@ -3,7 +3,6 @@ package io.kvfleet.control.cli;
 import io.kvfleet.control.KvfleetException;
 import io.kvfleet.control.dataplane.EngineBenchmark;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -55,25 +54,6 @@ final class BenchEngineCommand implements Callable<Integer> {
       throw KvfleetException.badInput("--no-perftest and --perftest " + perftest + " contradict each other");
     }
     return new EngineBenchmark.Request(sizes, transports, repeats, !noPerftest, perftest, quick);
-  }
-
-  /** {@code 4096}, {@code 4k} (KiB) or {@code 1m} (MiB): a positive number of bytes. */
-  static final class SizeConverter implements ITypeConverter<Long> {
-    @Override
-    public Long convert(String value) {
-      String s = value.trim().toLowerCase(Locale.ROOT);
-      long unit = s.endsWith("k") ? 1L << 10 : s.endsWith("m") ? 1L << 20 : 1;
-      try {
-        long size = Math.multiplyExact(Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1)), unit);
-        if (size > 0) {
-          return size;
-        }
-      } catch (NumberFormatException | ArithmeticException e) {
-        // said below
-      }
-      throw new TypeConversionException("'" + value + "' is not a size: write a positive number of bytes, "
-          + "optionally with k or m, e.g. 4k, 1m");
-    }
   }
 
   /** {@code shm} or {@code tcp}. */

@@ -51,6 +51,7 @@ public final class Kvfleet implements Runnable {
         // No colours: every command's output goes through Terminal, which would print their escapes as text.
         .setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF))
         .registerConverter(java.time.Duration.class, new DurationConverter())
+        .setParameterExceptionHandler(Kvfleet::badArguments)
         .setExecutionExceptionHandler((error, commandLine, parseResult) -> {
           // Also when it comes wrapped, e.g. by a future that failed with it.
           for (Throwable t = error; t != null; t = t.getCause()) {
@@ -59,9 +60,67 @@ public final class Kvfleet implements Runnable {
               commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + t.getMessage());
               return 2; // a situation the user can act on: the message says what, no stack trace
             }
+            if (t instanceof org.apache.kafka.common.config.ConfigException) { // e.g. a bootstrap address without a port
+              commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": Kafka's client refused its"
+                  + " settings: " + t.getMessage() + " (--bootstrap-servers takes HOST:PORT[,HOST:PORT...], e.g."
+                  + " 127.0.0.1:9092, of hosts this machine can resolve)");
+              return 2;
+            }
           }
           throw error;
         });
+  }
+
+  /**
+   * What was wrong with the arguments, each unknown option with the closest the command has (a required option's
+   * absence was all picocli said of {@code --bootstrap-server}), and where the options are listed.
+   */
+  private static int badArguments(CommandLine.ParameterException error, String[] args) {
+    var line = error.getCommandLine();
+    var err = line.getErr();
+    String command = line.getCommandSpec().qualifiedName();
+    err.println(command + ": " + error.getMessage());
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+      if (name.startsWith("--") && name.length() > 2 && line.getCommandSpec().findOption(name) == null) {
+        closestOption(line.getCommandSpec(), name).ifPresentOrElse(
+            known -> err.println("  " + name + " is not an option of " + command + ": did you mean " + known + "?"),
+            () -> err.println("  " + name + " is not an option of " + command));
+      }
+    }
+    CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+    err.println("'" + command + " --help' lists its options.");
+    return line.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /** The option name nearest {@code name} by edit distance, if one is near enough to be a slip. */
+  static java.util.Optional<String> closestOption(CommandLine.Model.CommandSpec spec, String name) {
+    return spec.options().stream().flatMap(o -> java.util.Arrays.stream(o.names()))
+        .filter(known -> known.startsWith("--"))
+        .min(java.util.Comparator.comparingInt(known -> distance(known, name)))
+        .filter(known -> distance(known, name) <= Math.max(2, known.length() / 4));
+  }
+
+  private static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int swap = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + swap);
+      }
+      int[] kept = previous;
+      previous = current;
+      current = kept;
+    }
+    return previous[b.length()];
   }
 
   private static Map<String, Class<?>> commands() {

@@ -61,7 +61,8 @@ final class RequestCommand implements Callable<Integer> {
   @Option(names = "--to", required = true, paramLabel = "NODE/REGION", description = "The destination, e.g. decode-0/kv_data-0")
   String to;
 
-  @Option(names = "--bytes", required = true, description = "How many bytes to move")
+  @Option(names = "--bytes", required = true, converter = SizeConverter.class,
+      description = "How many bytes to move: 4096, 4k, 32m, 1g")
   long bytes;
 
   @Option(names = "--source-offset", defaultValue = "0", description = "Where in the source region (default: 0)")

@@ -43,7 +43,19 @@ class UserErrorsTest {
       "demo --kafka-config /no/such.properties | --kafka-config is for an external cluster (--bootstrap-servers)",
       "kafka --secure /tmp/x --node-id 1 --controller-quorum 1@127.0.0.1:1 | --secure runs a single broker",
       "keys new --role nod --id x --dir /no/such/keys | kvfleet keys new: --role 'nod' is not one of node, coordinator,"
-          + " router"})
+          + " router",
+      // A stack trace of Kafka's admin client, 23 lines, for an address without its port or a host that is no host.
+      "tail --bootstrap-servers 127.0.0.1 | kvfleet tail: Kafka's client refused its settings: Invalid url in"
+          + " bootstrap.servers: 127.0.0.1 (--bootstrap-servers takes HOST:PORT",
+      "tail --bootstrap-servers no-such-host.invalid:9092 | No resolvable bootstrap urls given in bootstrap.servers",
+      // Kafka's own tools spell it in the singular: picocli said only that the plural was missing.
+      "coordinator --bootstrap-server 127.0.0.1:1 | --bootstrap-server is not an option of kvfleet coordinator: did you"
+          + " mean --bootstrap-servers?",
+      "kafka --prot 19348 | --prot is not an option of kvfleet kafka: did you mean --port?",
+      "request --bootstrap-servers 127.0.0.1:1 --from p-0/kv --to d-0/kv --bytes 32q | '32q' is not a size: write a"
+          + " positive number of bytes, optionally with k, m or g",
+      "node --id decode-1 --bootstrap-servers 127.0.0.1:1 --key /no/such/decode-1.key | cannot read"
+          + " /no/such/decode-1.key: no such file (keys and the trust file are made by 'kvfleet keys new"})
   void refusesOptionsThatCouldOnlyFailLaterBeforeStartingAnything(String command, String message) {
     var run = Cli.run(command.split(" "));
 

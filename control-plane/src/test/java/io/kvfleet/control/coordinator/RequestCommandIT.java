@@ -23,7 +23,7 @@ class RequestCommandIT {
           () -> fleet.log.envelopes().stream().filter(e -> e.data() instanceof PeerJoined).count() == 2);
 
       var done = Cli.run("request", "--bootstrap-servers", bootstrap, "--from", "prefill-0/kv_data-0",
-          "--to", "decode-0/kv_data-0", "--bytes", "4096", "--id", "cli-1");
+          "--to", "decode-0/kv_data-0", "--bytes", "4k", "--id", "cli-1");
       var outOfBounds = Cli.run("request", "--bootstrap-servers", bootstrap, "--from", "prefill-0/kv_data-0",
           "--to", "decode-0/kv_data-0", "--bytes", "4096", "--destination-offset", "1048576", "--id", "cli-2");
       var nobody = Cli.run("request", "--bootstrap-servers", bootstrap, "--from", "prefill-0/kv_data-0",

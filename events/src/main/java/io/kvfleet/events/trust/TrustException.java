@@ -7,6 +7,10 @@ public final class TrustException extends RuntimeException {
   }
 
   static TrustException unreadable(java.nio.file.Path file, Throwable cause) {
+    if (cause instanceof java.nio.file.NoSuchFileException) { // its message is the path alone
+      return new TrustException("cannot read " + file + ": no such file (keys and the trust file are made by"
+          + " 'kvfleet keys new --id ID --role ROLE --dir DIR')", cause);
+    }
     return new TrustException("cannot read " + file + ": " + cause.getMessage(), cause);
   }
 
