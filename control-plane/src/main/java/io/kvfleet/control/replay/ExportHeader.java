@@ -46,6 +46,13 @@ public record ExportHeader(
     requireNonNull(filter, "filter must not be null");
     startOffsets = offsets(startOffsets, "startOffsets");
     endOffsets = offsets(endOffsets, "endOffsets");
+    for (var end : endOffsets.entrySet()) {
+      long start = startOffsets.getOrDefault(end.getKey(), 0L);
+      if (start > end.getValue()) {
+        throw new IllegalArgumentException(end.getKey() + " starts at offset " + start + " after its end "
+            + end.getValue());
+      }
+    }
   }
 
   /** A copy; a partition without an offset would fail every reader that sums them (the progress bar). */
@@ -54,6 +61,11 @@ public record ExportHeader(
     if (copy.containsValue(null)) {
       throw new IllegalArgumentException(what + " must map every partition to an offset");
     }
+    copy.forEach((partition, offset) -> {
+      if (offset < 0) {
+        throw new IllegalArgumentException(what + ": " + partition + " at offset " + offset + ", before any record");
+      }
+    });
     return copy;
   }
 }

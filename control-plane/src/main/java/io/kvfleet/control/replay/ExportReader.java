@@ -50,7 +50,8 @@ public final class ExportReader implements AutoCloseable {
     try {
       this.header = ReplayJson.mapper().readValue(first.bytes(), first.offset(), first.length(), ExportHeader.class);
     } catch (IOException | RuntimeException e) {
-      throw KvfleetException.badInput(path + " is not a kvfleet export: its first line is not an export header");
+      throw KvfleetException.badInput(path + " is not a kvfleet export: its first line is not an export header ("
+          + headerProblem(e) + ")");
     }
     if (!ExportHeader.FORMAT.equals(header.format()) || header.version() != ExportHeader.VERSION) {
       throw KvfleetException.badInput(path + " is " + header.format() + " version " + header.version()
@@ -64,6 +65,13 @@ public final class ExportReader implements AutoCloseable {
     this.in = in;
     this.lines = new Lines(in);
     this.line = linesBefore;
+  }
+
+  /** What Jackson or the header's own checks said, on one line and short. */
+  private static String headerProblem(Exception e) {
+    Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
+    String said = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+    return io.kvfleet.control.console.EventLine.oneLine(said.length() <= 300 ? said : said.substring(0, 300) + "...");
   }
 
   /** Opens an export and reads its header. */

@@ -19,6 +19,7 @@ import java.util.function.Predicate;
  * threads and folded on one (0 decodes on the reading thread too: everything on one core).
  */
 public final class ReplayRunner {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplayRunner.class);
   /** Decoding threads by default: every core (reading and folding take one thread each besides). */
   public static final int DECODE_THREADS = Runtime.getRuntime().availableProcessors();
 
@@ -110,11 +111,15 @@ public final class ReplayRunner {
       long total = reader.header().endOffsets().values().stream().mapToLong(Long::longValue).sum()
           - reader.header().startOffsets().values().stream().mapToLong(Long::longValue).sum();
       var bar = progress ? Progress.onConsole("replay", total) : Progress.none();
+      var coverage = new ExportCoverage(reader.header());
       long n = 0;
+      boolean toTheEnd = true;
       try {
         for (StoredRecord r = reader.next(); r != null; r = reader.next()) {
           bar.update(++n);
+          coverage.see(r);
           if (!sink.test(r)) {
+            toTheEnd = false;
             break;
           }
         }
@@ -122,6 +127,13 @@ public final class ReplayRunner {
         throw torn(f.path(), n, e);
       }
       bar.done();
+      var disagreements = coverage.disagreements(toTheEnd);
+      if (!disagreements.isEmpty()) {
+        LOG.warn("{} does not hold what its header says: {}", f.path(), disagreements);
+        System.err.println("kvfleet: WARNING: " + f.path() + " does not hold what its header says (a file cut short,"
+            + " or edited?); what follows is the state of the records it holds: "
+            + io.kvfleet.control.console.EventLine.oneLine(String.join("; ", disagreements)));
+      }
     } catch (IOException e) {
       throw torn(f.path(), 0, e);
     }
