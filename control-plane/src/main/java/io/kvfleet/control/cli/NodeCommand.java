@@ -69,6 +69,15 @@ final class NodeCommand implements Callable<Integer> {
     var token = TokenFile.loadOrCreate(tokenFile);
     cluster.check();
     String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
+    // Stopped now (Ctrl-C), it leaves without a word: say that it wrote nothing (until the agent deploys, it has not).
+    var interrupted = new java.util.concurrent.atomic.AtomicBoolean(true); // false once a step failed and said why
+    var beforeJoin = new Thread(() -> {
+      if (interrupted.get()) {
+        System.err.println("kvfleet node: " + nodeId + " stopped while starting, before it joined: it wrote nothing"
+            + " to the log");
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(beforeJoin);
     // The join, Kafka and the engine probe need nothing of one another: side by side, the slowest bounds the start.
     var steps = new StartupSteps();
     StartupMarks.mark("checked");
@@ -95,6 +104,7 @@ final class NodeCommand implements Callable<Integer> {
       dataPlane = probing.await(60);
       vertx = joining.await(130);
     } catch (Exception e) {
+      interrupted.set(false);
       steps.abandon();
       throw e;
     }
@@ -107,6 +117,7 @@ final class NodeCommand implements Callable<Integer> {
     agent.withOutcomeWatch(new io.kvfleet.control.ops.AgentOutcomes(registry, nodeId));
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
+    Runtime.getRuntime().removeShutdownHook(beforeJoin);
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     StartupMarks.mark("deployed");
     // Before the ready line: a process told to stop the moment it is ready stops cleanly.
