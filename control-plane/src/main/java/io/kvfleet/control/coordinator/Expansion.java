@@ -3,6 +3,7 @@ package io.kvfleet.control.coordinator;
 import static io.kvfleet.events.ReasonCodes.INDEX_OUT_OF_RANGE;
 import static io.kvfleet.events.ReasonCodes.ITEM_LENGTH_MISMATCH;
 import static io.kvfleet.events.ReasonCodes.NOT_EXPOSED;
+import static io.kvfleet.events.ReasonCodes.ORDER_TOO_LARGE;
 import static io.kvfleet.events.ReasonCodes.UNKNOWN_REGION;
 
 import io.kvfleet.control.protocol.OrderPart;
@@ -26,8 +27,28 @@ import java.util.List;
 final class Expansion {
   private Expansion() {}
 
+  /**
+   * The fewest bytes a byte range takes in a dispatch ({@code {"sourceOffset":0,"destinationOffset":0,"length":1}}
+   * and a comma), against a Kafka record's default limit: an order of more ranges than {@link #MOST_RANGES} can
+   * never be dispatched, and is refused before it is built (a 20 KB request over thousands of buffers would
+   * have been hundreds of MB in the coordinator's heap).
+   */
+  static final long MOST_RANGES = 1_047_552 / 54;
+
   static RequestContract.Result expand(FleetState state, ModelLayoutDeclared src, ModelLayoutDeclared dst,
       TransferRequested request) {
+    long ranges = 0;
+    int buffers = 0;
+    for (RequestPart part : request.parts()) {
+      int count = src.component(part.component()).orElseThrow().buffers();
+      buffers += count;
+      ranges += (long) runs(part) * count;
+    }
+    if (ranges > MOST_RANGES) {
+      return new RequestContract.Result.Broken(ORDER_TOO_LARGE, "its order (" + buffers + " buffers, " + ranges
+          + " byte ranges) cannot be dispatched: a Kafka record holds at most " + MOST_RANGES + " byte ranges; split"
+          + " it into smaller requests");
+    }
     var sourceBackends = state.peer(request.sourceNode()).orElseThrow().capabilities().stream()
         .filter(BackendCapability::available).map(BackendCapability::backend).toList();
     List<OrderPart> parts = new ArrayList<>();
@@ -63,6 +84,19 @@ final class Expansion {
       }
     }
     return new RequestContract.Result.Expanded(parts);
+  }
+
+  /** How many ranges {@link #ranges} makes of {@code part}: its runs of consecutive index pairs. */
+  private static int runs(RequestPart part) {
+    var src = part.sourceIndices();
+    var dst = part.destinationIndices();
+    int runs = src.isEmpty() ? 0 : 1;
+    for (int i = 1; i < src.size(); i++) {
+      if (src.get(i) != src.get(i - 1) + 1 || dst.get(i) != dst.get(i - 1) + 1) {
+        runs++;
+      }
+    }
+    return runs;
   }
 
   /** Consecutive index pairs joined into one range each. */

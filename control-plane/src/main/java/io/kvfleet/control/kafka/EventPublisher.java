@@ -6,6 +6,7 @@ import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.codec.EnvelopeSerializer;
 import io.kvfleet.events.trust.FleetKey;
+import io.kvfleet.events.trust.SignedDocument;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,11 +31,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Writes one producer's events to Kafka: wraps each in an envelope with the producer's epoch and
  * next sequence number and sends it durably (idempotent producer, {@code acks=all}).
  *
- * <p>Never blocks its caller: events are numbered in call order and handed to one sending thread
- * through a bounded buffer. While Kafka is unreachable they wait there, and in the producer, and
- * go out in order when it returns; the idempotent producer keeps retries from duplicating them.
- * When {@code capacity} events are waiting, {@link #publish} refuses at once with a clear error
- * instead of dropping anything.
+ * <p>Never waits for Kafka on its caller's thread: events are encoded (not signed) and numbered in call order
+ * and handed to one sending thread through a bounded buffer, which signs them. While Kafka is unreachable they
+ * wait there, and in the producer, and go out in order when it returns; the idempotent producer keeps retries
+ * from duplicating them. When {@code capacity} events are waiting, or an event is larger than a Kafka record,
+ * {@link #publish} refuses at once with a clear error instead of dropping anything.
  */
 public final class EventPublisher implements AutoCloseable {
   /** Events that may wait for Kafka before new ones are refused. */
@@ -46,7 +47,10 @@ public final class EventPublisher implements AutoCloseable {
   static final int RECORD_OVERHEAD = 1_024;
 
   private final KafkaProducer<String, byte[]> producer;
-  private final EnvelopeSerializer serializer;
+  /** Encodes without signing, on the caller's thread, under this publisher's monitor. */
+  private final EnvelopeSerializer encoder = new EnvelopeSerializer();
+  /** What signing adds to each document (0 when it signs nothing): the signature itself is made on the sender. */
+  private final int signatureBytes;
   /** The largest record (key, value and headers) this publisher hands to Kafka. */
   private final int maxRecordBytes;
   private final ThreadPoolExecutor sender;
@@ -79,7 +83,7 @@ public final class EventPublisher implements AutoCloseable {
     var config = new java.util.HashMap<>(producerConfig(bootstrapServers, producerId));
     config.putAll(producerSettings);
     this.producer = KafkaClients.producer(bootstrapServers, config, new StringSerializer(), new ByteArraySerializer());
-    this.serializer = key.map(EnvelopeSerializer::signedBy).orElseGet(EnvelopeSerializer::new);
+    this.signatureBytes = key.map(SignedDocument::added).orElse(0);
     this.maxRecordBytes = maxRequestBytes(KafkaClients.config(bootstrapServers, config)) - RECORD_OVERHEAD;
     this.key = key;
     this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
@@ -121,7 +125,8 @@ public final class EventPublisher implements AutoCloseable {
     }
     var envelope = Envelope.of(producerId, epoch, sequence + 1, clock.instant(), correlationId, event);
     // Encoded here, not on the sending thread: an event Kafka would refuse as too large is refused before it
-    // takes its number (a number taken and never written reads as a lost event in every replay).
+    // takes its number (a number taken and never written reads as a lost event in every replay). Signing, the
+    // costly part, stays on the sending thread; what it adds is a known number of bytes.
     var record = record(envelope, partition);
     var tooLarge = tooLarge(record, event);
     if (tooLarge.isPresent()) {
@@ -137,8 +142,10 @@ public final class EventPublisher implements AutoCloseable {
     return done;
   }
 
-  private void send(ProducerRecord<String, byte[]> record, Envelope envelope, CompletableFuture<Envelope> done) {
+  private void send(ProducerRecord<String, byte[]> unsigned, Envelope envelope, CompletableFuture<Envelope> done) {
     try {
+      var record = key.isEmpty() ? unsigned : new ProducerRecord<>(unsigned.topic(), unsigned.partition(),
+          unsigned.key(), SignedDocument.sign(unsigned.value(), key.get()), unsigned.headers());
       producer.send(record,
           (metadata, error) -> {
             waiting.decrementAndGet();
@@ -200,12 +207,12 @@ public final class EventPublisher implements AutoCloseable {
   private ProducerRecord<String, byte[]> record(Envelope envelope, int partition) {
     String topic = Topics.topicOf(envelope.data());
     var headers = new RecordHeaders();
-    byte[] value = serializer.serialize(topic, headers, envelope);
+    byte[] value = encoder.serialize(topic, headers, envelope);
     return new ProducerRecord<>(topic, partition < 0 ? null : partition, Topics.keyOf(envelope.data()), value, headers);
   }
 
   private Optional<KvfleetException> tooLarge(ProducerRecord<String, byte[]> record, FleetEvent event) {
-    long bytes = recordBytes(record.key(), record.value(), record.headers());
+    long bytes = recordBytes(record.key(), record.value(), record.headers()) + signatureBytes;
     return bytes <= maxRecordBytes ? Optional.empty() : Optional.of(KvfleetException.eventTooLarge(producerId,
         event.wireType() + " for " + abbreviated(event.subject()), bytes, maxRecordBytes));
   }

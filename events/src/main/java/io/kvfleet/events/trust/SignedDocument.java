@@ -21,6 +21,11 @@ public final class SignedDocument {
 
   private SignedDocument() {}
 
+  /** How many bytes signing with {@code key} adds to a document: its two members, whatever the document. */
+  public static int added(FleetKey key) {
+    return KEYID.length + key.keyId().getBytes(StandardCharsets.US_ASCII).length + TAIL;
+  }
+
   /** What a signed document holds: the key id, the signed bytes and the signature. */
   public record Parts(String keyId, byte[] signedBytes, byte[] signature) {}
 
