@@ -17,7 +17,7 @@ public record ModelLayoutDeclared(
     String nodeId, long epoch, String modelId, int tpRank, int tpSize, List<LayoutComponent> components)
     implements FleetEvent {
   public ModelLayoutDeclared {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(modelId, "modelId must not be null");
     components = List.copyOf(requireNonNull(components, "components must not be null"));
     Checks.positiveEpoch(epoch);

@@ -1,11 +1,9 @@
 package io.kvfleet.events;
 
-import static java.util.Objects.requireNonNull;
-
 /** A node agent is alive at {@code epoch} and promises its next heartbeat within {@code leaseMillis}. */
 public record PeerHeartbeat(String nodeId, long epoch, long leaseMillis) implements FleetEvent {
   public PeerHeartbeat {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     Checks.positiveEpoch(epoch);
     if (leaseMillis <= 0) {
       throw new IllegalArgumentException("leaseMillis must be positive: " + leaseMillis);

@@ -18,7 +18,7 @@ public record PeerJoined(
     List<BackendCapability> capabilities)
     implements FleetEvent {
   public PeerJoined {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(host, "host must not be null");
     requireNonNull(transportAddress, "transportAddress must not be null (use \"\")");
     capabilities = List.copyOf(requireNonNull(capabilities, "capabilities must not be null"));

@@ -11,7 +11,7 @@ import static java.util.Objects.requireNonNull;
 public record PeerLost(String nodeId, long epoch, String reason, long lastSeenMillis)
     implements FleetEvent {
   public PeerLost {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(reason, "reason must not be null");
     Checks.positiveEpoch(epoch);
   }

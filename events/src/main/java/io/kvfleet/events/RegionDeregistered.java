@@ -7,8 +7,8 @@ public record RegionDeregistered(
     String nodeId, long epoch, String regionId, String backend, String reason)
     implements FleetEvent {
   public RegionDeregistered {
-    requireNonNull(nodeId, "nodeId must not be null");
-    requireNonNull(regionId, "regionId must not be null");
+    Checks.id("nodeId", nodeId);
+    Checks.id("regionId", regionId);
     requireNonNull(backend, "backend must not be null");
     requireNonNull(reason, "reason must not be null");
     Checks.positiveEpoch(epoch);

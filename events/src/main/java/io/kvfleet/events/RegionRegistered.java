@@ -11,7 +11,7 @@ public record RegionRegistered(
     String nodeId, long epoch, RegionSpec region, String backend, String remoteKey)
     implements FleetEvent {
   public RegionRegistered {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(region, "region must not be null");
     requireNonNull(backend, "backend must not be null");
     requireNonNull(remoteKey, "remoteKey must not be null (use \"\")");

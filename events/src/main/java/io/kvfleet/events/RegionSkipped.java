@@ -6,7 +6,7 @@ import static java.util.Objects.requireNonNull;
 public record RegionSkipped(String nodeId, long epoch, RegionSpec region, String reason)
     implements FleetEvent {
   public RegionSkipped {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(region, "region must not be null");
     requireNonNull(reason, "reason must not be null");
     Checks.positiveEpoch(epoch);

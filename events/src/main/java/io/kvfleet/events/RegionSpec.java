@@ -26,7 +26,7 @@ public record RegionSpec(
     String component,
     int index) {
   public RegionSpec {
-    requireNonNull(regionId, "regionId must not be null");
+    Checks.id("regionId", regionId);
     requireNonNull(kind, "kind must not be null");
     requireNonNull(memoryType, "memoryType must not be null");
     requireNonNull(component, "component must not be null (use \"\")");

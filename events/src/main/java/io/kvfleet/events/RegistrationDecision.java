@@ -14,7 +14,7 @@ public record RegistrationDecision(
     String nodeId, long epoch, String component, String policy, String outcome)
     implements FleetEvent {
   public RegistrationDecision {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(component, "component must not be null");
     requireNonNull(policy, "policy must not be null");
     requireNonNull(outcome, "outcome must not be null");

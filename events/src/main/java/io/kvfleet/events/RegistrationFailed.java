@@ -29,7 +29,7 @@ public record RegistrationFailed(
     String remediation)
     implements FleetEvent {
   public RegistrationFailed {
-    requireNonNull(nodeId, "nodeId must not be null");
+    Checks.id("nodeId", nodeId);
     requireNonNull(region, "region must not be null");
     requireNonNull(backend, "backend must not be null");
     requireNonNull(reason, "reason must not be null");

@@ -16,8 +16,8 @@ public record TransferCompleted(
     List<PartOutcome> parts)
     implements FleetEvent {
   public TransferCompleted {
-    requireNonNull(transferId, "transferId must not be null");
-    requireNonNull(sourceNode, "sourceNode must not be null");
+    Checks.id("transferId", transferId);
+    Checks.id("sourceNode", sourceNode);
     requireNonNull(path, "path must not be null");
     requireNonNull(checksum, "checksum must not be null (use \"\")");
     Checks.notNegative("bytes", bytes);

@@ -16,8 +16,8 @@ public record TransferDispatched(
     String orderKeyId, String orderSignature)
     implements FleetEvent {
   public TransferDispatched {
-    requireNonNull(transferId, "transferId must not be null");
-    requireNonNull(sourceNode, "sourceNode must not be null");
+    Checks.id("transferId", transferId);
+    Checks.id("sourceNode", sourceNode);
     requireNonNull(coordinatorId, "coordinatorId must not be null");
     Checks.notNegative("sourceEpoch", sourceEpoch);
     requireNonNull(orderKeyId, "orderKeyId must not be null (use \"\")");

@@ -7,8 +7,8 @@ public record TransferFailed(
     String transferId, String sourceNode, String reason, long nativeCode, String detail)
     implements FleetEvent {
   public TransferFailed {
-    requireNonNull(transferId, "transferId must not be null");
-    requireNonNull(sourceNode, "sourceNode must not be null");
+    Checks.id("transferId", transferId);
+    Checks.id("sourceNode", sourceNode);
     requireNonNull(reason, "reason must not be null");
     requireNonNull(detail, "detail must not be null (use \"\")");
   }

@@ -6,8 +6,8 @@ import static java.util.Objects.requireNonNull;
 public record TransferRejected(String transferId, String sourceNode, String reason, String detail)
     implements FleetEvent {
   public TransferRejected {
-    requireNonNull(transferId, "transferId must not be null");
-    requireNonNull(sourceNode, "sourceNode must not be null");
+    Checks.id("transferId", transferId);
+    Checks.id("sourceNode", sourceNode);
     requireNonNull(reason, "reason must not be null");
     requireNonNull(detail, "detail must not be null (use \"\")");
   }

@@ -33,14 +33,14 @@ public record TransferRequested(
     List<String> recomputed)
     implements FleetEvent {
   public TransferRequested {
-    requireNonNull(transferId, "transferId must not be null");
-    requireNonNull(sourceNode, "sourceNode must not be null");
-    requireNonNull(sourceRegion, "sourceRegion must not be null");
-    requireNonNull(destinationNode, "destinationNode must not be null");
-    requireNonNull(destinationRegion, "destinationRegion must not be null");
+    Checks.id("transferId", transferId);
+    Checks.id("sourceNode", sourceNode);
+    Checks.id("sourceRegion", sourceRegion);
+    Checks.id("destinationNode", destinationNode);
+    Checks.id("destinationRegion", destinationRegion);
     requireNonNull(op, "op must not be null");
     ranges = List.copyOf(requireNonNull(ranges, "ranges must not be null"));
-    requireNonNull(requestId, "requestId must not be null (use \"\")");
+    Checks.id("requestId", requestId); // "" when none
     parts = List.copyOf(requireNonNull(parts, "parts must not be null"));
     recomputed = List.copyOf(requireNonNull(recomputed, "recomputed must not be null"));
     Checks.positiveEpoch(sourceEpoch);

@@ -1,13 +1,11 @@
 package io.kvfleet.events;
 
-import static java.util.Objects.requireNonNull;
-
 /** A transfer passed its deadline without a terminal outcome; the coordinator ended it. */
 public record TransferTimedOut(String transferId, String sourceNode, long deadlineMillis)
     implements FleetEvent {
   public TransferTimedOut {
-    requireNonNull(transferId, "transferId must not be null");
-    requireNonNull(sourceNode, "sourceNode must not be null");
+    Checks.id("transferId", transferId);
+    Checks.id("sourceNode", sourceNode);
   }
 
   @Override

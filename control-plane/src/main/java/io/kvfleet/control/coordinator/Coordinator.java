@@ -500,7 +500,8 @@ public final class Coordinator extends VerticleBase {
       waiting.add(published);
       published.onComplete(answered -> waiting.remove(published));
     }
-    return published.onFailure(err -> deciding.unpublished(event, err, clock.millis()));
+    return published.onFailure(err -> deciding.unpublished(event, err, clock.millis())
+        .ifPresent(smaller -> publish(smaller, partition)));
   }
 
   /** Completes once Kafka has answered (acknowledged or refused) all this coordinator published so far to these. */

@@ -165,23 +165,35 @@ final class Deciding {
     return endings.due(state, now, seen, transfersReadUntil, owns);
   }
 
+  /** The most characters of a detail an ending keeps when the whole would not fit a Kafka record. */
+  static final int KEPT_DETAIL = 4_096;
+
   /**
    * Publishing {@code event} failed at wall time {@code now}. Refused by the full buffer, it is
-   * certainly not in Kafka: it is decided (or given) again at the next check. Any other failure
-   * leaves it unknown whether Kafka has it, so it is not repeated.
+   * certainly not in Kafka: it is decided (or given) again at the next check. Refused as too large for a
+   * record, it is not in Kafka either: an ending is answered again with its detail cut (what to publish
+   * instead), a dispatch by a rejection ({@link #orderTooLarge}). Any other failure leaves it unknown whether
+   * Kafka has it, so it is not repeated.
    */
-  void unpublished(FleetEvent event, Throwable err, long now) {
+  Optional<FleetEvent> unpublished(FleetEvent event, Throwable err, long now) {
     boolean refused = KvfleetException.isBufferFull(err);
     if (KvfleetException.isEventTooLarge(err)) {
-      if (!(event instanceof TransferDispatched)) { // a dispatch is answered by a rejection (orderTooLarge)
+      var smaller = switch (event) {
+        case TransferRejected r when r.detail().length() > KEPT_DETAIL -> Optional.<FleetEvent>of(new TransferRejected(
+            r.transferId(), r.sourceNode(), r.reason(), cut(r.detail())));
+        case TransferFailed f when f.detail().length() > KEPT_DETAIL -> Optional.<FleetEvent>of(new TransferFailed(
+            f.transferId(), f.sourceNode(), f.reason(), f.nativeCode(), cut(f.detail())));
+        default -> Optional.<FleetEvent>empty();
+      };
+      if (smaller.isEmpty() && !(event instanceof TransferDispatched)) {
         LOG.error("{} for {} was not written: {}", event.wireType(), event.subject(), err.getMessage());
       }
-      return;
+      return smaller;
     }
     if (!refused) {
       LOG.error("publishing {} for {} failed; Kafka may or may not have it: {}", event.wireType(), event.subject(),
           err.toString());
-      return;
+      return Optional.empty();
     }
     if (now - lastRefusalWarning > 10_000) {
       lastRefusalWarning = now;
@@ -189,6 +201,12 @@ final class Deciding {
           event.wireType(), event.subject(), err.getMessage());
     }
     refused(event);
+    return Optional.empty();
+  }
+
+  private static String cut(String detail) {
+    return detail.substring(0, KEPT_DETAIL) + "... (cut from " + detail.length() + " characters: the whole would not"
+        + " fit a Kafka record)";
   }
 
   /**

@@ -95,6 +95,46 @@ class DecidingTest {
         n -> true)).isEmpty();
   }
 
+  /** A dispatch Kafka refused as too large is answered by one rejection, ORDER_TOO_LARGE, and only one. */
+  @Test
+  void aDispatchTooLargeForARecordIsRejectedOnce() {
+    var request = request("t1", 1, 1, range(0, 0, 4096));
+    given(request);
+    var region = new io.kvfleet.events.RegionSpec("kv_data-0", io.kvfleet.events.RegionKind.KV,
+        io.kvfleet.events.MemoryType.DRAM, -1, 0x1000, 1 << 20, 4096, "kv_data", 0);
+    var dispatch = Decision.Dispatch.of("coordinator-t",
+        new io.kvfleet.control.protocol.TransferOrder(request, region, region, java.util.Map.of(), "", "e1"));
+    var tooLarge = io.kvfleet.control.KvfleetException.eventTooLarge("coordinator-t", "transfer.dispatched for t1",
+        2_000_000, 1_047_552);
+
+    var first = deciding.orderTooLarge(state, dispatch, tooLarge);
+    var again = deciding.orderTooLarge(state, dispatch, tooLarge);
+
+    assertThat(first).get().isInstanceOfSatisfying(Decision.Reject.class, r -> {
+      assertThat(r.event().reason()).isEqualTo(ReasonCodes.ORDER_TOO_LARGE);
+      assertThat(r.event().detail()).contains("1 byte ranges", "2000000 bytes, over the 1047552");
+    });
+    assertThat(again).as("its ending is claimed already").isEmpty();
+    assertThat(deciding.unpublished(dispatch.event(), tooLarge, 0)).as("nothing to publish instead").isEmpty();
+  }
+
+  /** An ending whose detail makes it too large is answered again with the detail cut: the transfer still ends. */
+  @Test
+  void anEndingTooLargeForARecordIsPublishedAgainWithItsDetailCut() {
+    var wordy = new TransferRejected("t1", "prefill-0", ReasonCodes.COMPONENT_ONE_SIDED, "x".repeat(2_000_000));
+    var terse = new TransferRejected("t2", "prefill-0", ReasonCodes.COMPONENT_ONE_SIDED, "short");
+    var tooLarge = io.kvfleet.control.KvfleetException.eventTooLarge("coordinator-t", "a rejection", 2_000_100,
+        1_047_552);
+
+    assertThat(deciding.unpublished(wordy, tooLarge, 0)).get().isInstanceOfSatisfying(TransferRejected.class, r -> {
+      assertThat(r.transferId()).isEqualTo("t1");
+      assertThat(r.reason()).isEqualTo(ReasonCodes.COMPONENT_ONE_SIDED);
+      assertThat(r.detail()).hasSizeLessThan(Deciding.KEPT_DETAIL + 100).endsWith("(cut from 2000000 characters:"
+          + " the whole would not fit a Kafka record)");
+    });
+    assertThat(deciding.unpublished(terse, tooLarge, 0)).isEmpty();
+  }
+
   private List<Decision.Action> read(TransferRequested request, int partition, Ownership ownership) {
     given(request);
     return deciding.read(state, request, partition, true, ownership, NOW);

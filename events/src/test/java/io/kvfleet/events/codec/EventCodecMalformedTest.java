@@ -107,6 +107,21 @@ class EventCodecMalformedTest {
               ranges.add(ranges.get(0).deepCopy());
             },
             "invalid data for io.kvfleet.transfer.requested: its ranges add up to more than 9223372036854775807 bytes"),
+        // Every answer repeats the ids of what it answers: an id near a record's size made a request no answer
+        // could follow, and a transfer that never ended.
+        broken(
+            REQUESTED,
+            doc -> data(doc).put("transferId", "t".repeat(1_025)),
+            "invalid data for io.kvfleet.transfer.requested: transferId is 1025 characters long; an id has at most 1024"),
+        broken(
+            JOINED,
+            doc -> data(doc).put("nodeId", "n".repeat(500_000)),
+            "invalid data for io.kvfleet.peer.joined: nodeId is 500000 characters long; an id has at most 1024"),
+        broken(
+            REGISTERED,
+            doc -> data(doc).withObject("region").put("regionId", "r".repeat(2_000)),
+            "invalid data for io.kvfleet.region.registered: region: regionId is 2000 characters long; an id has at most"
+                + " 1024"),
         broken(
             REGISTERED,
             doc -> data(doc).withObject("region").remove("kind"),
