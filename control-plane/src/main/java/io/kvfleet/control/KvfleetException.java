@@ -45,16 +45,18 @@ public final class KvfleetException extends RuntimeException {
 
   /** Whether {@code error}, or the error it wraps, is a refusal by the full event buffer. */
   public static boolean isBufferFull(Throwable error) {
-    return is(error, Kind.BUFFER_FULL) || (error != null && is(error.getCause(), Kind.BUFFER_FULL));
+    return is(error, Kind.BUFFER_FULL);
   }
 
   /** Whether {@code error}, or the error it wraps, is an event too large for a Kafka record. */
   public static boolean isEventTooLarge(Throwable error) {
-    return is(error, Kind.EVENT_TOO_LARGE) || (error != null && is(error.getCause(), Kind.EVENT_TOO_LARGE));
+    return is(error, Kind.EVENT_TOO_LARGE);
   }
 
+  /** Whether {@code error}, or the error it wraps, is of {@code kind}. */
   private static boolean is(Throwable error, Kind kind) {
-    return error instanceof KvfleetException k && k.kind == kind;
+    return error instanceof KvfleetException k && k.kind == kind
+        || error != null && error.getCause() instanceof KvfleetException c && c.kind == kind;
   }
 
   /** The embedded broker could not start. */

@@ -51,14 +51,24 @@ final class OutcomePublisher {
     return Future.fromCompletionStage(publisher.publish(event, correlationId), context).mapEmpty();
   }
 
-  /** Publishes an outcome, offered again while the full buffer refuses it. */
+  /** Publishes an outcome, offered again while the full buffer refuses it; counted once Kafka took it. */
   Future<Void> publishOutcome(FleetEvent event, String correlationId) {
     return publishOutcome(event, correlationId, true).onSuccess(done -> taken.accept(event));
   }
 
+  /** Publishes once an outcome counted already: what a new incarnation says again of an earlier one's. */
+  Future<Void> publishAgain(FleetEvent event, String correlationId) {
+    return publishOutcome(event, correlationId, true);
+  }
+
+  /** Publishes once, like {@link #publish}, an outcome counted once Kafka took it (a registration at start). */
+  Future<Void> publishCounted(FleetEvent event, String correlationId) {
+    return publish(event, correlationId).onSuccess(done -> taken.accept(event));
+  }
+
   /** Why {@code event} could never be published (too large for a Kafka record); empty when it could. */
-  java.util.Optional<KvfleetException> tooLarge(FleetEvent event) {
-    return publisher.tooLarge(event);
+  java.util.Optional<KvfleetException> tooLarge(FleetEvent event, String correlationId) {
+    return publisher.tooLarge(event, correlationId);
   }
 
   /** Events of this agent still waiting for Kafka. */

@@ -20,6 +20,7 @@ import java.util.function.Function;
  * published. Native work runs on worker threads.
  */
 final class Registrations {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Registrations.class);
   /** How long a worker's registration waits for Kafka before it is answered as pending. */
   static final Duration DURABLE_WAIT = Duration.ofSeconds(5);
 
@@ -70,7 +71,7 @@ final class Registrations {
     }
     String batch = config.nodeId() + "@" + config.epoch() + "/layout/" + System.nanoTime();
     FleetEvent layout = model.declaration(config.nodeId(), config.epoch());
-    var tooLarge = outcomes.tooLarge(layout);
+    var tooLarge = outcomes.tooLarge(layout, batch);
     if (tooLarge.isPresent()) { // refused before anything is registered: a layout no record holds is never said
       return Future.failedFuture(tooLarge.get());
     }
@@ -94,16 +95,22 @@ final class Registrations {
     String batch = config.nodeId() + "@" + config.epoch() + "/rejoin";
     var again = said.at(config.epoch());
     // An event no record can hold is not said again: it would fail every join after it, each at a new epoch.
-    return Future.all(again.stream().map(e -> outcomes.publishOutcome(e, batch)
-        .recover(err -> KvfleetException.isEventTooLarge(err) ? Future.succeededFuture() : Future.failedFuture(err)))
-        .toList()).mapEmpty();
+    return Future.all(again.stream().map(e -> outcomes.publishAgain(e, batch).recover(err -> {
+      if (!KvfleetException.isEventTooLarge(err)) {
+        return Future.failedFuture(err);
+      }
+      LOG.error("{} at its new epoch {} does not say {} for {} again: {}", config.nodeId(), config.epoch(),
+          e.wireType(), e.subject(), err.getMessage());
+      return Future.succeededFuture();
+    })).toList()).mapEmpty();
   }
 
   private Future<RegistrationAnswer> answer(List<FleetEvent> outcomes, String correlationId) {
     var published = Future.all(outcomes.stream().map(e -> this.outcomes.publishOutcome(e, correlationId)).toList());
     return published.timeout(DURABLE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
         .map(done -> RegistrationAnswer.of(outcomes, true, this.outcomes.waiting()))
-        .recover(slow -> Future.succeededFuture(RegistrationAnswer.of(outcomes, false, this.outcomes.waiting())));
+        .recover(slow -> KvfleetException.isEventTooLarge(slow) ? Future.failedFuture(slow) // never written: 413
+            : Future.succeededFuture(RegistrationAnswer.of(outcomes, false, this.outcomes.waiting())));
   }
 
   /**
@@ -115,7 +122,7 @@ final class Registrations {
     String batch = config.nodeId() + "@" + config.epoch() + "/start";
     return vertx.executeBlocking(() -> registerAll(config.components()), true)
         .onSuccess(said::heard)
-        .compose(outcomes -> Future.all(outcomes.stream().map(e -> this.outcomes.publish(e, batch)).toList())
+        .compose(outcomes -> Future.all(outcomes.stream().map(e -> this.outcomes.publishCounted(e, batch)).toList())
             .map(outcomes))
         .compose(outcomes -> {
           boolean stop = config.policy().stopsNode()

@@ -62,7 +62,8 @@ final class CoordinatorCommand implements Callable<Integer> {
           + " its partitions from the log (leave out one of --group and --snapshot-dir)");
     }
     ops.options();
-    var signing = trust.signing("coordinator " + coordinatorId, io.kvfleet.events.trust.Role.COORDINATOR, coordinatorId);
+    var signing = trust.signing("coordinator " + coordinatorId, io.kvfleet.events.trust.Role.COORDINATOR,
+        coordinatorId);
     cluster.check();
     // The join and Kafka need nothing of each other: side by side, the slower bounds the start.
     var steps = new StartupSteps();

@@ -60,7 +60,8 @@ public final class Kvfleet implements Runnable {
               commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + t.getMessage());
               return 2; // a situation the user can act on: the message says what, no stack trace
             }
-            if (t instanceof org.apache.kafka.common.config.ConfigException) { // e.g. a bootstrap address without a port
+            // e.g. a bootstrap address without a port
+            if (t instanceof org.apache.kafka.common.config.ConfigException) {
               commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": Kafka's client refused its"
                   + " settings: " + t.getMessage() + " (--bootstrap-servers takes HOST:PORT[,HOST:PORT...], e.g."
                   + " 127.0.0.1:9092, of hosts this machine can resolve)");
@@ -80,18 +81,22 @@ public final class Kvfleet implements Runnable {
     var err = line.getErr();
     String command = line.getCommandSpec().qualifiedName();
     err.println(command + ": " + error.getMessage());
+    boolean named = false;
     for (String arg : args) {
       if (arg.equals("--")) {
         break;
       }
       String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
       if (name.startsWith("--") && name.length() > 2 && line.getCommandSpec().findOption(name) == null) {
+        named = true;
         closestOption(line.getCommandSpec(), name).ifPresentOrElse(
             known -> err.println("  " + name + " is not an option of " + command + ": did you mean " + known + "?"),
             () -> err.println("  " + name + " is not an option of " + command));
       }
     }
-    CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+    if (!named) { // a mistyped command: picocli's own suggestion
+      CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+    }
     err.println("'" + command + " --help' lists its options.");
     return line.getCommandSpec().exitCodeOnInvalidInput();
   }

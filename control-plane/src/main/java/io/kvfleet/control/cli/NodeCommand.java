@@ -70,9 +70,9 @@ final class NodeCommand implements Callable<Integer> {
     cluster.check();
     String devices = ucxNetDevices != null ? ucxNetDevices : DataDevices.forClusterHost(cluster.clusterHost);
     // Stopped now (Ctrl-C), it leaves without a word: say that it wrote nothing (until the agent deploys, it has not).
-    var interrupted = new java.util.concurrent.atomic.AtomicBoolean(true); // false once a step failed and said why
+    var sayNothingWritten = new java.util.concurrent.atomic.AtomicBoolean(true); // not once a step failed, saying why
     var beforeJoin = new Thread(() -> {
-      if (interrupted.get()) {
+      if (sayNothingWritten.get()) {
         System.err.println("kvfleet node: " + nodeId + " stopped while starting, before it joined: it wrote nothing"
             + " to the log");
       }
@@ -104,9 +104,14 @@ final class NodeCommand implements Callable<Integer> {
       dataPlane = probing.await(60);
       vertx = joining.await(130);
     } catch (Exception e) {
-      interrupted.set(false);
+      sayNothingWritten.set(false);
       steps.abandon();
       throw e;
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(beforeJoin);
+    } catch (IllegalStateException stopping) {
+      return 130; // stopped as the steps ended: the hook says it wrote nothing, which holds
     }
     StartupMarks.mark("steps-done");
     long epoch = events.epoch();
@@ -117,7 +122,6 @@ final class NodeCommand implements Callable<Integer> {
     agent.withOutcomeWatch(new io.kvfleet.control.ops.AgentOutcomes(registry, nodeId));
     agent.withRoutes(io.kvfleet.control.ops.OpsMetrics.agentRoutes(registry, nodeId,
         events::waiting, events.capacity()));
-    Runtime.getRuntime().removeShutdownHook(beforeJoin);
     String deployment = vertx.deployVerticle(agent).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     StartupMarks.mark("deployed");
     // Before the ready line: a process told to stop the moment it is ready stops cleanly.

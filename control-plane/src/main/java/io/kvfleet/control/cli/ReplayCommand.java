@@ -208,7 +208,8 @@ final class ReplayCommand implements Callable<Integer> {
       System.out.println(ReplayJson.pretty(check));
     } else {
       System.out.printf("snapshot %s: coordinator %s had folded %,d events up to %s, hash %s%n", checkSnapshot,
-          io.kvfleet.control.console.EventLine.oneLine(check.coordinatorId()), check.coordinatorApplied(), check.nextOffsets(), check.coordinatorHash());
+          io.kvfleet.control.console.EventLine.oneLine(check.coordinatorId()), check.coordinatorApplied(),
+          check.nextOffsets(), check.coordinatorHash());
       System.out.printf("replay of %s in the coordinator's fold order: %,d records, %,d events, hash %s: %s%n",
           from.source().describe(), check.records(), check.replayApplied(), check.replayHash(),
           check.match() ? "MATCH" : "MISMATCH");

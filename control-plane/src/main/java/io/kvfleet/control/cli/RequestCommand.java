@@ -106,8 +106,9 @@ final class RequestCommand implements Callable<Integer> {
       Optional<FleetKey> signing = Optional.ofNullable(key).map(FleetKey::load);
       if (trust != null) {
         var fleetKey = signing.orElseThrow(() -> KvfleetException.badInput("--trust checks the key of --key: give it"));
-        TrustOptions.requireRights(fleetKey, key, TrustFile.load(trust), trust, "a router", Role.ROUTER,
-            fleetKey.keyId());
+        var trustFile = TrustFile.load(trust);
+        TrustOptions.refuseUnlisted(fleetKey, key, trustFile, trust);
+        TrustOptions.requireRights(fleetKey, key, trustFile, trust, "a router", Role.ROUTER, fleetKey.keyId());
       }
       FleetTopics.require(bootstrapServers);
       var fleet = new Replay(ReplayOptions.defaults());
@@ -121,17 +122,26 @@ final class RequestCommand implements Callable<Integer> {
           System.currentTimeMillis() + deadline.toMillis(), true);
       var ending = new CompletableFuture<FleetEvent>();
       var sent = new java.util.concurrent.atomic.AtomicReference<String>();
+      // What the coordinators refused unread, by envelope id: one may be read before the publish returns its id.
+      var refused = new java.util.concurrent.ConcurrentHashMap<String, String>();
+      Runnable heardRefusal = () -> {
+        String why = sent.get() == null ? null : refused.get(sent.get());
+        if (why != null) {
+          ending.completeExceptionally(KvfleetException.badInput("a coordinator refused the request unread, so no"
+              + " answer will come: " + why));
+        }
+      };
       Map<org.apache.kafka.common.TopicPartition, Long> ends;
       try (var log = KafkaLog.open(bootstrapServers, List.of(Topics.TRANSFERS, Topics.DEADLETTER), Map.of())) {
         ends = log.endOffsets();
       }
       try (var tail = EventTail.startAt(bootstrapServers, ends, r -> {
             if (r.topic().equals(Topics.DEADLETTER)) { // a reader refused it: there will be no answer
-              if (r.value() instanceof Decoded.Event e && e.envelope().id().equals(sent.get())) {
+              if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
                 var reason = r.headers().lastHeader(DeadLetters.REASON);
-                ending.completeExceptionally(KvfleetException.badInput("a coordinator refused the request unread,"
-                    + " so no answer will come: " + (reason == null ? "(no reason given)"
-                        : new String(reason.value(), java.nio.charset.StandardCharsets.UTF_8))));
+                refused.put(e.envelope().id(), reason == null ? "(no reason given)"
+                    : new String(reason.value(), java.nio.charset.StandardCharsets.UTF_8));
+                heardRefusal.run();
               }
             } else if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
               System.out.println(EventLine.format(e.envelope()));
@@ -144,6 +154,7 @@ final class RequestCommand implements Callable<Integer> {
               System.currentTimeMillis(), Clock.systemUTC(), 16, signing)) {
         try {
           sent.set(publisher.publish(request, transferId).get(30, TimeUnit.SECONDS).id());
+          heardRefusal.run();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
           throw KvfleetException.kafkaUnreachable(bootstrapServers, e instanceof java.util.concurrent.ExecutionException
               ? e.getCause() : e);
@@ -158,8 +169,8 @@ final class RequestCommand implements Callable<Integer> {
         try {
           var ended = ending.get(deadline.toMillis() + 30_000, TimeUnit.MILLISECONDS);
           return ended instanceof TransferCompleted ? 0 : 1;
-        } catch (java.util.concurrent.ExecutionException refused) {
-          System.err.println("kvfleet request: " + refused.getCause().getMessage());
+        } catch (java.util.concurrent.ExecutionException unread) {
+          System.err.println("kvfleet request: " + unread.getCause().getMessage());
           return 1;
         }
       }

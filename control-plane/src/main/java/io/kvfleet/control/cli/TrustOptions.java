@@ -87,6 +87,11 @@ final class TrustOptions {
   }
 
   private void refuseUnlisted(FleetKey fleetKey, TrustFile trustFile) {
+    refuseUnlisted(fleetKey, key, trustFile, trust);
+  }
+
+  /** Refuses {@code fleetKey} unless {@code trustFile} lists it with its own public half. */
+  static void refuseUnlisted(FleetKey fleetKey, Path key, TrustFile trustFile, Path trust) {
     byte[] probe = "kvfleet key check".getBytes(StandardCharsets.US_ASCII);
     if (!trustFile.verify(fleetKey.keyId(), probe, fleetKey.sign(probe))) {
       throw KvfleetException.badInput("key '" + fleetKey.keyId() + "' (" + key + ") is not in " + trust

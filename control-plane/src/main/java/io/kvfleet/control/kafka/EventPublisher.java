@@ -43,6 +43,8 @@ public final class EventPublisher implements AutoCloseable {
 
   /** The producer's own limit on a record when its settings name none ({@code max.request.size}). */
   static final int DEFAULT_MAX_REQUEST_BYTES = 1_048_576;
+  /** What a later sequence number and time may add to an event measured now ({@link #tooLarge(FleetEvent, String)}). */
+  static final int LATER_MARGIN = 64;
   /** Room left under that limit for what Kafka adds to a record (its batch header, lengths, offsets). */
   static final int RECORD_OVERHEAD = 1_024;
 
@@ -196,12 +198,17 @@ public final class EventPublisher implements AutoCloseable {
   }
 
   /**
-   * Why {@code event} could not be published, as {@link #publish} would refuse it for its size (encoded as the
-   * next event of this producer; a signature, when it signs, counted in): for a caller that must know before it
-   * acts on anything (an agent declaring a layout). Empty when it fits.
+   * Why {@code event} could not be published with {@code correlationId}, as {@link #publish} would refuse it for
+   * its size (encoded as the next event of this producer, with a margin for a later one; a signature, when it
+   * signs, counted in): for a caller that must know before it acts on anything (an agent declaring a layout).
+   * Empty when it fits.
    */
-  public synchronized Optional<KvfleetException> tooLarge(FleetEvent event) {
-    return tooLarge(record(Envelope.of(producerId, epoch, sequence + 1, clock.instant(), "", event), -1), event);
+  public synchronized Optional<KvfleetException> tooLarge(FleetEvent event, String correlationId) {
+    var record = record(Envelope.of(producerId, epoch, sequence + 1, clock.instant(), correlationId, event), -1);
+    // A later number and time may be a few characters longer than these: refused with that margin, it fits later.
+    var padded = new ProducerRecord<>(record.topic(), record.partition(), record.key(),
+        java.util.Arrays.copyOf(record.value(), record.value().length + LATER_MARGIN), record.headers());
+    return tooLarge(padded, event);
   }
 
   private ProducerRecord<String, byte[]> record(Envelope envelope, int partition) {

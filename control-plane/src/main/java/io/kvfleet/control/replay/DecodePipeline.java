@@ -33,7 +33,8 @@ final class DecodePipeline implements AutoCloseable {
   private final ExecutorService pool;
   private final BlockingQueue<Batch> batches;
   private final Batch end = new Batch(CompletableFuture.completedFuture(List.of()), 0);
-  private final java.util.concurrent.atomic.AtomicLong inFlight = new java.util.concurrent.atomic.AtomicLong();
+  /** Bytes that may still be handed over: a batch takes its size (at most all of it) and the fold gives it back. */
+  private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore((int) MAX_IN_FLIGHT);
   private final Thread fold;
   private final Predicate<LogRecord> sink;
   private volatile boolean stopped;
@@ -41,8 +42,8 @@ final class DecodePipeline implements AutoCloseable {
   private List<StoredRecord> batch = new ArrayList<>(BATCH);
   private long batchBytes;
 
-  /** Records being decoded, and their size while they wait for the fold. */
-  private record Batch(CompletableFuture<List<LogRecord>> records, long bytes) {}
+  /** Records being decoded, and the room they take while they wait for the fold. */
+  private record Batch(CompletableFuture<List<LogRecord>> records, int room) {}
 
   DecodePipeline(int threads, Predicate<LogRecord> sink) {
     this.sink = sink;
@@ -83,19 +84,20 @@ final class DecodePipeline implements AutoCloseable {
     long bytes = batchBytes;
     batch = new ArrayList<>(BATCH);
     batchBytes = 0;
+    int taken = (int) Math.min(bytes, MAX_IN_FLIGHT); // a batch larger than the bound waits for all of it
     try {
-      // the fold thread is behind: wait until what it holds is folded (one batch always goes, however large)
-      while (!stopped && inFlight.get() > 0 && inFlight.get() + bytes > MAX_IN_FLIGHT) {
-        Thread.sleep(1);
+      while (!room.tryAcquire(taken, 100, TimeUnit.MILLISECONDS)) {
+        if (stopped) { // the fold thread is gone: nothing will give room back
+          return;
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       stopped = true;
       return;
     }
-    inFlight.addAndGet(bytes);
     put(new Batch(CompletableFuture.supplyAsync(() -> records.stream().map(r -> r.decode(codec)).toList(), pool),
-        bytes));
+        taken));
   }
 
   private void put(Batch next) {
@@ -122,7 +124,7 @@ final class DecodePipeline implements AutoCloseable {
             return;
           }
         }
-        inFlight.addAndGet(-next.bytes());
+        room.release(next.room());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

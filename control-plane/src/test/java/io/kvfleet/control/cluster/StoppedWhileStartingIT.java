@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** A node stopped (Ctrl-C, SIGTERM) while it starts left without a word: whether it had written anything was a guess. */
+/**
+ * A node stopped (Ctrl-C, SIGTERM) while it starts left without a word: whether it had written anything was a
+ * guess.
+ */
 class StoppedWhileStartingIT {
 
   @Test

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A request whose order no Kafka record can hold: 2,000 scattered pages over 64 buffers is 128,000 byte ranges,
  * several MB as a dispatch, from a 20 KB request (refused before it is built); 296 far pages are 18,944 longer
- * ranges, 1.2 MB (built, and refused by the publisher). The dispatch failed in the producer, the coordinator logged that
- * Kafka "may or may not have it", the transfer waited for its deadline and the coordinator's sequence had a gap.
+ * ranges, 1.2 MB (built, and refused by the publisher). The dispatch failed in the producer, the coordinator
+ * logged that Kafka "may or may not have it", the transfer waited for its deadline and the coordinator's sequence
+ * had a gap.
  */
 class OrderTooLargeIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -66,7 +67,8 @@ class OrderTooLargeIT {
     // The refused dispatch took no number: the coordinator's sequences run without a gap.
     var sequences = fleet.log.envelopes().stream().filter(e -> e.producer().startsWith("coordinator"))
         .mapToLong(e -> e.sequence()).sorted().toArray();
-    assertThat(sequences).isNotEmpty().containsExactly(java.util.stream.LongStream.rangeClosed(1, sequences.length).toArray());
+    assertThat(sequences).isNotEmpty()
+        .containsExactly(java.util.stream.LongStream.rangeClosed(1, sequences.length).toArray());
   }
 
   /** The detail of the one rejection of {@code id}, which must be ORDER_TOO_LARGE. */

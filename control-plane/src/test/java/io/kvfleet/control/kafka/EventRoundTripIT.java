@@ -64,9 +64,9 @@ class EventRoundTripIT {
     var huge = new io.kvfleet.events.PeerLeft("node-big", 3, "x".repeat(2_000_000));
     var after = new io.kvfleet.events.PeerLeft("node-big", 3, "small");
     try (var publisher = new EventPublisher(kafka.bootstrapServers(), "too-large", 3, Clock.systemUTC())) {
-      assertThat(publisher.tooLarge(huge)).get().extracting(Throwable::getMessage).asString()
+      assertThat(publisher.tooLarge(huge, "c")).get().extracting(Throwable::getMessage).asString()
           .contains("peer.left for node-big", "over the 1047552 a Kafka record may hold");
-      assertThat(publisher.tooLarge(after)).isEmpty();
+      assertThat(publisher.tooLarge(after, "c")).isEmpty();
 
       var refused = publisher.publish(huge, "c");
       assertThat(refused).isCompletedExceptionally();

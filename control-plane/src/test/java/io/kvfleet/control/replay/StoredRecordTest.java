@@ -40,4 +40,16 @@ class StoredRecordTest {
         .isInstanceOf(Decoded.Event.class);
     assertThat(withHeaders(List.of()).decode(CODEC).value()).isInstanceOf(Decoded.Event.class);
   }
+
+  /** A key no fleet writer writes is not copied whole: the record is malformed, its key cut. */
+  @Test
+  void aKeyLongerThanAnyFleetKeyMakesTheRecordMalformed() {
+    var record = new StoredRecord("kvfleet.nodes", 0, 7, 0, "k".repeat(100_000).getBytes(), List.of(), "{}".getBytes());
+
+    var read = record.decode(new EventCodec());
+
+    assertThat(read.key()).hasSize(StoredRecord.LONGEST_KEY);
+    assertThat(read.value()).isInstanceOfSatisfying(Decoded.Malformed.class, m -> assertThat(m.reason())
+        .isEqualTo("a key of 100000 bytes: no fleet writer keys a record with more than 65536"));
+  }
 }

@@ -112,7 +112,8 @@ class EventCodecMalformedTest {
         broken(
             REQUESTED,
             doc -> data(doc).put("transferId", "t".repeat(1_025)),
-            "invalid data for io.kvfleet.transfer.requested: transferId is 1025 characters long; an id has at most 1024"),
+            "invalid data for io.kvfleet.transfer.requested: transferId is 1025 characters long; an id has at most"
+                + " 1024"),
         broken(
             JOINED,
             doc -> data(doc).put("nodeId", "n".repeat(500_000)),
