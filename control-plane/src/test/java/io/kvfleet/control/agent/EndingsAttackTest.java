@@ -335,7 +335,9 @@ class EndingsAttackTest {
         SignedDocument.sign(encode("coordinator-0", new TransferTimedOut("t-1", NODE, 1)), COORDINATOR),
         SignedDocument.sign(encode("coordinator-0", new TransferRejected("t-1", NODE, "X", "")), COORDINATOR),
         nested(200_000), ("{\"type\":\"" + FAILED + "\",\"data\":" + "[".repeat(50_000)).getBytes(StandardCharsets.UTF_8),
-        encode("coordinator-0", new TransferFailed("x".repeat(1 << 20), NODE, ReasonCodes.PEER_LOST, 0, "")));
+        // An id of 1 MiB: no event carries one (its record is malformed), so it is written by hand.
+        new String(encode("coordinator-0", new TransferFailed("t-huge", NODE, ReasonCodes.PEER_LOST, 0, "")),
+            StandardCharsets.UTF_8).replace("t-huge", "x".repeat(1 << 20)).getBytes(StandardCharsets.UTF_8));
     List<String> types = List.of(DISPATCHED, REQUESTED, FAILED, "io.kvfleet.transfer.timed_out",
         "io.kvfleet.transfer.rejected", "io.kvfleet.transfer.completed", "", "\uFFFF");
     for (int i = 0; i < 4_000; i++) {

@@ -90,11 +90,12 @@ class FleetEndingsTest {
   @Test
   void whatARecordSaysIsKeptOnlyInBoundedSize() {
     endings.read(new TransferFailed("t-1", "prefill-0", "x".repeat(1 << 20), 0, ""), "c".repeat(1 << 20), T0);
-    endings.read(new TransferFailed("t".repeat(1 << 20), "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "c", T0);
+    // The longest id an event may carry (an event refuses a longer one): held under its hash.
+    endings.read(new TransferFailed("t".repeat(1_024), "prefill-0", ReasonCodes.PEER_LOST, 0, ""), "c", T0);
 
     assertThat(endings.of("t-1", "")).hasValueSatisfying(what -> assertThat(what)
         .startsWith("transfer.failed (no reason code) by ccc").hasSizeLessThan(400));
-    assertThat(endings.of("t".repeat(1 << 20), "")).as("held, under its hash").isPresent();
-    assertThat(FleetEndings.key("t".repeat(1 << 20))).hasSizeLessThan(80);
+    assertThat(endings.of("t".repeat(1_024), "")).as("held, under its hash").isPresent();
+    assertThat(FleetEndings.key("t".repeat(1_024))).hasSizeLessThan(80);
   }
 }
