@@ -1,8 +1,6 @@
 package io.kvfleet.control.cli;
 
 import io.kvfleet.control.KvfleetException;
-import io.kvfleet.control.console.EventLine;
-import io.kvfleet.control.kafka.DeadLetters;
 import io.kvfleet.control.kafka.EventPublisher;
 import io.kvfleet.control.kafka.EventTail;
 import io.kvfleet.control.kafka.FleetTopics;
@@ -10,15 +8,10 @@ import io.kvfleet.control.replay.KafkaLog;
 import io.kvfleet.control.replay.LogSource;
 import io.kvfleet.control.replay.ReplayRunner;
 import io.kvfleet.events.ByteRange;
-import io.kvfleet.events.FleetEvent;
 import io.kvfleet.events.Topics;
 import io.kvfleet.events.TransferCompleted;
-import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferOp;
-import io.kvfleet.events.TransferRejected;
 import io.kvfleet.events.TransferRequested;
-import io.kvfleet.events.TransferTimedOut;
-import io.kvfleet.events.codec.Decoded;
 import io.kvfleet.events.replay.Replay;
 import io.kvfleet.events.replay.ReplayOptions;
 import io.kvfleet.events.state.PeerStatus;
@@ -26,6 +19,7 @@ import io.kvfleet.events.trust.FleetKey;
 import io.kvfleet.events.trust.Role;
 import io.kvfleet.events.trust.TrustException;
 import io.kvfleet.events.trust.TrustFile;
+import io.kvfleet.events.trust.Verifier;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,7 +75,7 @@ final class RequestCommand implements Callable<Integer> {
   Path key;
 
   @Option(names = "--trust", paramLabel = "FILE", description = "Check before asking that the trust file lets --key"
-      + " ask for transfers (a router key writing as its id)")
+      + " ask for transfers (a router key writing as its id), and take as the fleet's answer only what it verifies")
   Path trust;
 
   @Option(names = "--no-wait", description = "Publish and return without waiting for the ending")
@@ -120,41 +113,18 @@ final class RequestCommand implements Callable<Integer> {
           destinationEpoch, destination.region(), TransferOp.WRITE,
           List.of(new ByteRange(sourceOffset, destinationOffset, bytes)),
           System.currentTimeMillis() + deadline.toMillis(), true);
-      var ending = new CompletableFuture<FleetEvent>();
-      var sent = new java.util.concurrent.atomic.AtomicReference<String>();
-      // What the coordinators refused unread, by envelope id: one may be read before the publish returns its id.
-      var refused = new java.util.concurrent.ConcurrentHashMap<String, String>();
-      Runnable heardRefusal = () -> {
-        String why = sent.get() == null ? null : refused.get(sent.get());
-        if (why != null) {
-          ending.completeExceptionally(KvfleetException.badInput("a coordinator refused the request unread, so no"
-              + " answer will come: " + why));
-        }
-      };
+      var watch = new RequestWatch(transferId, trust == null ? Verifier.off() : ReadTrustOptions.load(trust),
+          System.out);
       Map<org.apache.kafka.common.TopicPartition, Long> ends;
       try (var log = KafkaLog.open(bootstrapServers, List.of(Topics.TRANSFERS, Topics.DEADLETTER), Map.of())) {
         ends = log.endOffsets();
       }
-      try (var tail = EventTail.startAt(bootstrapServers, ends, r -> {
-            if (r.topic().equals(Topics.DEADLETTER)) { // a reader refused it: there will be no answer
-              if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
-                var reason = r.headers().lastHeader(DeadLetters.REASON);
-                refused.put(e.envelope().id(), reason == null ? "(no reason given)"
-                    : new String(reason.value(), java.nio.charset.StandardCharsets.UTF_8));
-                heardRefusal.run();
-              }
-            } else if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
-              System.out.println(EventLine.format(e.envelope()));
-              if (isEnding(e.envelope().data())) {
-                ending.complete(e.envelope().data());
-              }
-            }
-          });
+      try (var tail = EventTail.startAt(bootstrapServers, ends, r -> watch.read(r, System.currentTimeMillis()));
           var publisher = new EventPublisher(bootstrapServers, signing.map(FleetKey::keyId).orElse("router-cli"),
               System.currentTimeMillis(), Clock.systemUTC(), 16, signing)) {
         try {
-          sent.set(publisher.publish(request, transferId).get(30, TimeUnit.SECONDS).id());
-          heardRefusal.run();
+          var sent = publisher.publish(request, transferId).get(30, TimeUnit.SECONDS);
+          watch.sent(sent.id(), System.currentTimeMillis());
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
           throw KvfleetException.kafkaUnreachable(bootstrapServers, e instanceof java.util.concurrent.ExecutionException
               ? e.getCause() : e);
@@ -166,13 +136,22 @@ final class RequestCommand implements Callable<Integer> {
           return 0;
         }
         // The fleet ends every transfer: by its deadline at the latest, and a coordinator's time-out then.
-        try {
-          var ended = ending.get(deadline.toMillis() + 30_000, TimeUnit.MILLISECONDS);
-          return ended instanceof TransferCompleted ? 0 : 1;
-        } catch (java.util.concurrent.ExecutionException unread) {
-          System.err.println("kvfleet request: " + unread.getCause().getMessage());
-          return 1;
+        long giveUp = System.currentTimeMillis() + deadline.toMillis() + 30_000;
+        while (System.currentTimeMillis() < giveUp) {
+          var outcome = watch.outcome(System.currentTimeMillis());
+          if (outcome.isPresent()) {
+            return switch (outcome.get()) {
+              case RequestWatch.Outcome.Ended e -> e.ending() instanceof TransferCompleted ? 0 : 1;
+              case RequestWatch.Outcome.Refused r -> {
+                System.err.println("kvfleet request: a coordinator refused the request unread, so no answer will"
+                    + " come: " + r.reason());
+                yield 1;
+              }
+            };
+          }
+          Thread.sleep(50);
         }
+        throw new java.util.concurrent.TimeoutException();
       }
     } catch (KvfleetException | IllegalArgumentException | TrustException e) {
       System.err.println("kvfleet request: " + e.getMessage());
@@ -182,11 +161,6 @@ final class RequestCommand implements Callable<Integer> {
           + " fleet that verifies signatures dead-letters an unsigned request unanswered: give --key)");
       return 1;
     }
-  }
-
-  private static boolean isEnding(FleetEvent event) {
-    return event instanceof TransferCompleted || event instanceof TransferFailed || event instanceof TransferRejected
-        || event instanceof TransferTimedOut;
   }
 
   /**

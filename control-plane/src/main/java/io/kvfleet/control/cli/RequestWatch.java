@@ -1,0 +1,171 @@
+package io.kvfleet.control.cli;
+
+import io.kvfleet.control.console.EventLine;
+import io.kvfleet.control.kafka.DeadLetters;
+import io.kvfleet.events.FleetEvent;
+import io.kvfleet.events.Topics;
+import io.kvfleet.events.TransferCompleted;
+import io.kvfleet.events.TransferDispatched;
+import io.kvfleet.events.TransferFailed;
+import io.kvfleet.events.TransferRejected;
+import io.kvfleet.events.TransferRequested;
+import io.kvfleet.events.TransferTimedOut;
+import io.kvfleet.events.codec.Decoded;
+import io.kvfleet.events.trust.Dispatch;
+import io.kvfleet.events.trust.Verdict;
+import io.kvfleet.events.trust.Verifier;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * What {@code kvfleet request} makes of the records it reads back about its transfer: its ending, or a
+ * coordinator's refusal of the request. Only what could be the fleet's answer counts: a record of its transfer
+ * in the request's own partition after the request itself (one read before it, or elsewhere, was written by
+ * someone who saw the id coming), verified against the trust file when one is given, and a dead-letter copy
+ * only when its headers place it at the request's own offset and no coordinator answered within
+ * {@link #REFUSAL_GRACE} (whoever may write the dead-letter topic could copy the request there). The tail's
+ * thread feeds it and the command's thread asks it; both through this object's monitor.
+ */
+final class RequestWatch {
+  /** How long a dead-letter copy waits for a coordinator's answer that would show it forged. */
+  static final Duration REFUSAL_GRACE = Duration.ofSeconds(3);
+
+  /** How the request ended, as far as this command can tell. */
+  sealed interface Outcome {
+    /** The fleet's ending of the transfer. */
+    record Ended(FleetEvent ending) implements Outcome {}
+
+    /** A coordinator refused the request unread: no answer will come. */
+    record Refused(String reason) implements Outcome {}
+  }
+
+  private final String transferId;
+  private final Verifier verifier;
+  private final PrintStream out;
+  /** Records about the transfer read before the request's own place was known, in the order read. */
+  private final List<ConsumerRecord<String, Decoded>> waiting = new ArrayList<>();
+  private final Map<String, Dispatch> transfers = new HashMap<>();
+  private String sentId;
+  private String requestTopic;
+  private int requestPartition = -1;
+  private long requestOffset = -1;
+  private boolean answered;
+  private FleetEvent ending;
+  private String refusal;
+  private long refusedAt;
+
+  RequestWatch(String transferId, Verifier verifier, PrintStream out) {
+    this.transferId = transferId;
+    this.verifier = verifier;
+    this.out = out;
+  }
+
+  /** The request was published as the envelope {@code envelopeId}. */
+  synchronized void sent(String envelopeId, long now) {
+    sentId = envelopeId;
+    drain(now);
+  }
+
+  /** A record read from the transfers or the dead-letter topic at wall time {@code now}. */
+  synchronized void read(ConsumerRecord<String, Decoded> r, long now) {
+    if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
+      waiting.add(r);
+      drain(now);
+    }
+  }
+
+  /** What the watch knows now, at wall time {@code now}: empty while the fleet may still answer. */
+  synchronized Optional<Outcome> outcome(long now) {
+    if (ending != null) {
+      return Optional.of(new Outcome.Ended(ending));
+    }
+    if (refusal != null && !answered && now - refusedAt >= REFUSAL_GRACE.toMillis()) {
+      return Optional.of(new Outcome.Refused(refusal));
+    }
+    return Optional.empty();
+  }
+
+  private void drain(long now) {
+    if (sentId == null) {
+      return;
+    }
+    var pending = new ArrayList<>(waiting);
+    waiting.clear();
+    for (var r : pending) {
+      var e = (Decoded.Event) r.value();
+      if (requestOffset < 0) {
+        if (r.topic().equals(Topics.TRANSFERS) && e.envelope().id().equals(sentId)) {
+          requestTopic = r.topic();
+          requestPartition = r.partition();
+          requestOffset = r.offset();
+          trusted(e);
+          out.println(EventLine.format(e.envelope()));
+        } else {
+          waiting.add(r); // its place is judged once the request's own is known
+        }
+      } else if (r.topic().equals(Topics.DEADLETTER)) {
+        if (placedAtTheRequest(r) && refusal == null) {
+          refusal = text(r.headers().lastHeader(DeadLetters.REASON));
+          refusedAt = now;
+        }
+      } else if (r.partition() != requestPartition || r.offset() <= requestOffset) {
+        out.println("IGNORED (not after the request in its partition: not the fleet's answer) "
+            + EventLine.format(e.envelope()));
+      } else {
+        answer(e);
+      }
+    }
+  }
+
+  private void answer(Decoded.Event e) {
+    var refused = trusted(e);
+    if (refused.isPresent()) {
+      out.println("IGNORED (" + refused.get().reason() + ": " + refused.get().detail() + ") "
+          + EventLine.format(e.envelope()));
+      return;
+    }
+    out.println(EventLine.format(e.envelope()));
+    FleetEvent event = e.envelope().data();
+    if (event instanceof TransferDispatched || event instanceof TransferRejected) {
+      answered = true;
+    }
+    if (ending == null && (event instanceof TransferCompleted || event instanceof TransferFailed
+        || event instanceof TransferRejected || event instanceof TransferTimedOut)) {
+      ending = event;
+    }
+  }
+
+  /** The verifier's refusal of {@code e}, if any; a trusted request or dispatch is remembered for its ending. */
+  private Optional<Verdict.Refused> trusted(Decoded.Event e) {
+    if (verifier.isOn() && verifier.check(e.raw(), e.envelope(), id -> Optional.ofNullable(transfers.get(id)))
+        instanceof Verdict.Refused r) {
+      return Optional.of(r);
+    }
+    switch (e.envelope().data()) {
+      case TransferRequested q -> transfers.putIfAbsent(q.transferId(), new Dispatch(q.sourceNode(), false));
+      case TransferDispatched d -> transfers.computeIfPresent(d.transferId(), (id, t) -> new Dispatch(t.sourceNode(),
+          true));
+      default -> { }
+    }
+    return Optional.empty();
+  }
+
+  private boolean placedAtTheRequest(ConsumerRecord<String, Decoded> r) {
+    return requestTopic.equals(text(r.headers().lastHeader(DeadLetters.TOPIC)))
+        && Integer.toString(requestPartition).equals(text(r.headers().lastHeader(DeadLetters.PARTITION)))
+        && Long.toString(requestOffset).equals(text(r.headers().lastHeader(DeadLetters.OFFSET)));
+  }
+
+  private static String text(Header header) {
+    return header == null || header.value() == null ? "(no reason given)"
+        : new String(header.value(), StandardCharsets.UTF_8);
+  }
+}
