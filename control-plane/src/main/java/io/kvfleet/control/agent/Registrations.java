@@ -50,6 +50,9 @@ final class Registrations {
    */
   Future<RegistrationAnswer> register(List<Component> components) {
     int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4;
+    if (expected > outcomes.capacity()) {
+      return Future.failedFuture(moreThanTheBufferHolds(expected));
+    }
     if (outcomes.waiting() + expected > outcomes.capacity()) {
       return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), outcomes.capacity()));
     }
@@ -66,6 +69,9 @@ final class Registrations {
   Future<RegistrationAnswer> declare(ServedModel model) {
     var components = model.buffers();
     int expected = components.stream().mapToInt(c -> c.regions().size()).sum() * 4 + 1;
+    if (expected > outcomes.capacity()) {
+      return Future.failedFuture(moreThanTheBufferHolds(expected));
+    }
     if (outcomes.waiting() + expected > outcomes.capacity()) {
       return Future.failedFuture(KvfleetException.bufferFull(config.nodeId(), outcomes.capacity()));
     }
@@ -79,6 +85,15 @@ final class Registrations {
         .map(registered -> java.util.stream.Stream.concat(registered.stream(), java.util.stream.Stream.of(layout)).toList())
         .onSuccess(said::heard)
         .compose(all -> answer(all, batch));
+  }
+
+  /**
+   * Refuses a call whose outcomes the event buffer could not hold even empty: it is no passing state of Kafka's
+   * (a 503 the worker would retry for ever) but the call's size.
+   */
+  private KvfleetException moreThanTheBufferHolds(int expected) {
+    return KvfleetException.badInput("this call may make " + expected + " outcome events (up to four per entry), more"
+        + " than the agent's event buffer holds (" + outcomes.capacity() + "): register the entries in smaller calls");
   }
 
   /** Releases a region for a local worker; fails when the node holds no such region. */

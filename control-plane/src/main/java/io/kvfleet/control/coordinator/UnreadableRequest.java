@@ -75,7 +75,11 @@ final class UnreadableRequest {
     if (!id.isTextual() || id.textValue().isEmpty() || !source.isTextual()) {
       return Optional.empty();
     }
-    return Optional.of(new TransferRejected(id.textValue(), source.textValue(), reason, detail));
+    try {
+      return Optional.of(new TransferRejected(id.textValue(), source.textValue(), reason, detail));
+    } catch (IllegalArgumentException noAnswerCanSayIt) { // an id no event may carry: it stays poison, unanswered
+      return Optional.empty();
+    }
   }
 
   private static Optional<JsonNode> parse(String json) {

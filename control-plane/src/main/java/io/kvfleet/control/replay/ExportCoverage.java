@@ -12,11 +12,14 @@ import java.util.Map;
  * without an error, and replayed as a complete log). One thread calls it, once per record.
  */
 final class ExportCoverage {
+  private static final int START = 0;
+  private static final int END = 1;
+  private static final int READ = 2;
   /** Examples kept of each kind of disagreement; the rest are counted. */
   private static final int EXAMPLES = 5;
 
   private final ExportHeader header;
-  /** Per topic, per partition the header names: its start, its end and the last offset read. */
+  /** Per topic, per partition the header names (one small array each, whatever its number): start, end, last read. */
   private final Map<String, Partitions> topics = new HashMap<>();
   private String lastTopic;
   private Partitions last;
@@ -45,20 +48,21 @@ final class ExportCoverage {
     Partitions partitions = topic == lastTopic || topic.equals(lastTopic) ? last : topics.get(topic);
     lastTopic = topic;
     last = partitions;
-    int p = r.partition();
-    if (partitions == null || p >= partitions.start.length || partitions.start[p] < 0) {
+    long[] span = partitions == null ? null : partitions.spans.get(r.partition());
+    if (span == null) {
       if (++unnamed <= EXAMPLES) {
-        examples.add(topic + "-" + p + " (offset " + r.offset() + ") is a partition the header does not name");
+        examples.add(topic + "-" + r.partition() + " (offset " + r.offset() + ") is a partition the header does not"
+            + " name");
       }
       return;
     }
-    if (r.offset() < partitions.start[p] || r.offset() >= partitions.end[p]) {
+    if (r.offset() < span[START] || r.offset() >= span[END]) {
       if (++outside <= EXAMPLES) {
-        examples.add(topic + "-" + p + " offset " + r.offset() + " is outside the header's [" + partitions.start[p]
-            + ", " + partitions.end[p] + ")");
+        examples.add(topic + "-" + r.partition() + " offset " + r.offset() + " is outside the header's ["
+            + span[START] + ", " + span[END] + ")");
       }
     }
-    partitions.read[p] = Math.max(partitions.read[p], r.offset());
+    span[READ] = Math.max(span[READ], r.offset());
   }
 
   /**
@@ -72,52 +76,32 @@ final class ExportCoverage {
       found.add((unnamed + outside - examples.size()) + " more such records");
     }
     if (toTheEnd && header.filter().equals("none")) {
-      topics.forEach((topic, partitions) -> {
-        for (int p = 0; p < partitions.start.length; p++) {
-          long start = partitions.start[p];
-          long end = partitions.end[p];
-          if (start >= 0 && end > start && partitions.read[p] < end - 1) {
-            found.add(topic + "-" + p + ": the header says its records run to offset " + (end - 1) + ", the file's"
-                + " last is " + (partitions.read[p] < start ? "none" : "at " + partitions.read[p]));
-          }
+      topics.forEach((topic, partitions) -> partitions.spans.forEach((p, span) -> {
+        if (span[END] > span[START] && span[READ] < span[END] - 1) {
+          found.add(topic + "-" + p + ": the header says its records run to offset " + (span[END] - 1) + ", the"
+              + " file's last is " + (span[READ] < span[START] ? "none" : "at " + span[READ]) + " (" + (span[END] - 1
+              - Math.max(span[READ], span[START] - 1)) + " offsets: records missing, or transaction markers, which"
+              + " Kafka numbers but hands to no reader)");
         }
-      });
+      }));
     }
     return found;
   }
 
   private static int parsePartition(String text) {
     try {
-      int p = Integer.parseInt(text);
-      return p < Partitions.MOST ? p : -1;
+      return Integer.parseInt(text);
     } catch (NumberFormatException e) {
       return -1;
     }
   }
 
-  /** The partitions of one topic the header names, by number (fewer than {@link #MOST}). */
+  /** The partitions of one topic the header names: each one's start, end and last offset read. */
   private static final class Partitions {
-    static final int MOST = 1 << 20;
-    long[] start = new long[0];
-    long[] end = new long[0];
-    long[] read = new long[0];
+    final Map<Integer, long[]> spans = new HashMap<>();
 
     void name(int partition, long from, long to) {
-      if (partition >= start.length) {
-        int size = Math.max(partition + 1, start.length * 2);
-        start = grow(start, size);
-        end = grow(end, size);
-        read = grow(read, size);
-      }
-      start[partition] = from;
-      end[partition] = to;
-      read[partition] = from - 1;
-    }
-
-    private static long[] grow(long[] values, int size) {
-      var grown = java.util.Arrays.copyOf(values, size);
-      java.util.Arrays.fill(grown, values.length, size, -1);
-      return grown;
+      spans.put(partition, new long[] {from, to, from - 1});
     }
   }
 }

@@ -127,6 +127,21 @@ class LayoutApiIT {
     assertThat(small.statusCode()).as(small.body()).isEqualTo(200);
   }
 
+  /** A call whose outcomes no empty buffer holds was answered 503, "Kafka away", and retried for ever. */
+  @Test
+  void refusesACallLargerThanTheEventBufferAsTheCallersMistake() throws Exception {
+    int port = fleet.agentWithApi("prefill-0");
+    String zeros = String.join(",", java.util.Collections.nCopies(2_501, "0"));
+    var answer = post(port, """
+        {"modelId": "m", "memoryType": "DRAM", "kv_data_ptrs": [%s], "kv_data_lens": [%s], "kv_item_lens": [%s]}
+        """.formatted(zeros, zeros, zeros));
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+    assertThat(JSON.readTree(answer.body()).get("error").asText()).contains("this call may make 10005 outcome events"
+        + " (up to four per entry), more than the agent's event buffer holds (10000): register the entries in smaller"
+        + " calls");
+  }
+
   private HttpResponse<String> post(int port, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/layout"))
         .header("Authorization", "Bearer " + fleet.apiTokenAt(port))

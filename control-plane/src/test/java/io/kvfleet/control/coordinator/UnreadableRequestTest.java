@@ -39,6 +39,19 @@ class UnreadableRequestTest {
     });
   }
 
+  /** An id no event may carry threw in the coordinator's fold (an unhandled exception, its bookkeeping skipped). */
+  @Test
+  void aRequestWhoseIdNoAnswerCanCarryStaysUnanswered() {
+    String data = DATA.replace("\"t9\"", "\"" + "t".repeat(2_000) + "\"");
+    String doc = "{\"specversion\":\"1.0\",\"type\":\"io.kvfleet.transfer.requested\",\"data\":" + data + "}";
+    var malformed = new EventCodec().decode(doc.getBytes(StandardCharsets.UTF_8));
+    var opaque = new Decoded.Event(Envelope.of("router", 1, 1, Instant.EPOCH, "",
+        new OpaqueEvent("prefill-0", "t", "io.kvfleet.transfer.requested", 7, data)));
+
+    assertThat(UnreadableRequest.answer(malformed)).isEmpty();
+    assertThat(UnreadableRequest.answer(opaque)).isEmpty();
+  }
+
   @Test
   void aRequestUnderALyingTypeHeaderIsNeverAnswered() {
     var request = new io.kvfleet.events.TransferRequested("t9", "prefill-0", 1, "kv", "decode-0", 1, "kv",

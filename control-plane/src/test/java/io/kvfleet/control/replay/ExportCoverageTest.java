@@ -69,6 +69,19 @@ class ExportCoverageTest {
         "kvfleet.nodes-7: the header says its records run to offset 49, the file's last is none");
   }
 
+  /** A 2 KB header naming partition 1,048,575 of 400 topics took three arrays of a million longs per topic. */
+  @Test
+  void aHeaderNamingFarPartitionsCostsWhatItNames() throws Exception {
+    var ends = new java.util.HashMap<String, Long>();
+    for (int t = 0; t < 400; t++) {
+      ends.put("topic" + t + "-1048575", 1L);
+    }
+    var coverage = new ExportCoverage(header(ends));
+    coverage.see(new StoredRecord("topic7", 1_048_575, 0, 0, null, List.of(), EVENT));
+
+    assertThat(coverage.disagreements(true)).hasSize(399).allMatch(d -> d.contains("the file's last is none"));
+  }
+
   @Test
   void aHeaderWithAnOffsetBeforeAnyRecordIsRefusedSayingWhy() throws Exception {
     Path file = dir.resolve("negative.jsonl.zst");
