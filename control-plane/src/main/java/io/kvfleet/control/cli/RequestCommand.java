@@ -123,8 +123,8 @@ final class RequestCommand implements Callable<Integer> {
           var publisher = new EventPublisher(bootstrapServers, signing.map(FleetKey::keyId).orElse("router-cli"),
               System.currentTimeMillis(), Clock.systemUTC(), 16, signing)) {
         try {
-          var sent = publisher.publish(request, transferId).get(30, TimeUnit.SECONDS);
-          watch.sent(sent.id(), System.currentTimeMillis());
+          var sent = publisher.publishPlaced(request, transferId).get(30, TimeUnit.SECONDS);
+          watch.sent(sent.envelope().id(), sent.partition(), sent.offset(), System.currentTimeMillis());
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
           throw KvfleetException.kafkaUnreachable(bootstrapServers, e instanceof java.util.concurrent.ExecutionException
               ? e.getCause() : e);

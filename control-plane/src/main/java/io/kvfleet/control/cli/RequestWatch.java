@@ -28,11 +28,13 @@ import org.apache.kafka.common.header.Header;
 /**
  * What {@code kvfleet request} makes of the records it reads back about its transfer: its ending, or a
  * coordinator's refusal of the request. Only what could be the fleet's answer counts: a record of its transfer
- * in the request's own partition after the request itself (one read before it, or elsewhere, was written by
- * someone who saw the id coming), verified against the trust file when one is given, and a dead-letter copy
- * only when its headers place it at the request's own offset and no coordinator answered within
- * {@link #REFUSAL_GRACE} (whoever may write the dead-letter topic could copy the request there). The tail's
- * thread feeds it and the command's thread asks it; both through this object's monitor.
+ * in the request's own partition after the request itself, where Kafka said it put it (one before it, or
+ * elsewhere, was written by someone who saw the id coming), verified against the trust file when one is given;
+ * a completion only after a dispatch of this very request (not an earlier one under the same id); and a
+ * dead-letter copy only when its headers place it at the request's own offset, no coordinator answered within
+ * {@link #REFUSAL_GRACE}, and, with a trust file, the request itself does not verify (whoever may write the
+ * dead-letter topic could copy the request there). The tail's thread feeds it and the command's thread asks
+ * it; both through this object's monitor.
  */
 final class RequestWatch {
   /** How long a dead-letter copy waits for a coordinator's answer that would show it forged. */
@@ -50,13 +52,15 @@ final class RequestWatch {
   private final String transferId;
   private final Verifier verifier;
   private final PrintStream out;
-  /** Records about the transfer read before the request's own place was known, in the order read. */
+  /** Records about the transfer read before Kafka said where the request is, in the order read. */
   private final List<ConsumerRecord<String, Decoded>> waiting = new ArrayList<>();
   private final Map<String, Dispatch> transfers = new HashMap<>();
   private String sentId;
-  private String requestTopic;
   private int requestPartition = -1;
   private long requestOffset = -1;
+  /** With a trust file: the request's own record verified, so no reader refuses it unread. */
+  private boolean requestVerified;
+  private boolean dispatched;
   private boolean answered;
   private FleetEvent ending;
   private String refusal;
@@ -68,17 +72,24 @@ final class RequestWatch {
     this.out = out;
   }
 
-  /** The request was published as the envelope {@code envelopeId}. */
-  synchronized void sent(String envelopeId, long now) {
+  /** Kafka put the request, envelope {@code envelopeId}, at {@code offset} of {@code partition} of the transfers. */
+  synchronized void sent(String envelopeId, int partition, long offset, long now) {
     sentId = envelopeId;
-    drain(now);
+    requestPartition = partition;
+    requestOffset = offset;
+    var pending = new ArrayList<>(waiting);
+    waiting.clear();
+    pending.forEach(r -> judge(r, now));
   }
 
   /** A record read from the transfers or the dead-letter topic at wall time {@code now}. */
   synchronized void read(ConsumerRecord<String, Decoded> r, long now) {
     if (r.value() instanceof Decoded.Event e && e.envelope().data().subject().equals(transferId)) {
-      waiting.add(r);
-      drain(now);
+      if (sentId == null) {
+        waiting.add(r); // judged once Kafka says where the request is
+      } else {
+        judge(r, now);
+      }
     }
   }
 
@@ -87,53 +98,44 @@ final class RequestWatch {
     if (ending != null) {
       return Optional.of(new Outcome.Ended(ending));
     }
-    if (refusal != null && !answered && now - refusedAt >= REFUSAL_GRACE.toMillis()) {
+    if (refusal != null && !answered && !requestVerified && now - refusedAt >= REFUSAL_GRACE.toMillis()) {
       return Optional.of(new Outcome.Refused(refusal));
     }
     return Optional.empty();
   }
 
-  private void drain(long now) {
-    if (sentId == null) {
-      return;
-    }
-    var pending = new ArrayList<>(waiting);
-    waiting.clear();
-    for (var r : pending) {
-      var e = (Decoded.Event) r.value();
-      if (requestOffset < 0) {
-        if (r.topic().equals(Topics.TRANSFERS) && e.envelope().id().equals(sentId)) {
-          requestTopic = r.topic();
-          requestPartition = r.partition();
-          requestOffset = r.offset();
-          trusted(e);
-          out.println(EventLine.format(e.envelope()));
-        } else {
-          waiting.add(r); // its place is judged once the request's own is known
-        }
-      } else if (r.topic().equals(Topics.DEADLETTER)) {
-        if (placedAtTheRequest(r) && refusal == null) {
-          refusal = text(r.headers().lastHeader(DeadLetters.REASON));
-          refusedAt = now;
-        }
-      } else if (r.partition() != requestPartition || r.offset() <= requestOffset) {
-        out.println("IGNORED (not after the request in its partition: not the fleet's answer) "
-            + EventLine.format(e.envelope()));
-      } else {
-        answer(e);
+  private void judge(ConsumerRecord<String, Decoded> r, long now) {
+    var e = (Decoded.Event) r.value();
+    if (r.topic().equals(Topics.DEADLETTER)) {
+      if (placedAtTheRequest(r) && refusal == null) {
+        refusal = text(r.headers().lastHeader(DeadLetters.REASON));
+        refusedAt = now;
       }
+    } else if (r.partition() == requestPartition && r.offset() == requestOffset) {
+      requestVerified = verifier.isOn() && trusted(e).isEmpty();
+      out.println(EventLine.format(e.envelope()));
+    } else if (r.partition() != requestPartition || r.offset() < requestOffset) {
+      out.println("IGNORED (not after the request in its partition: not the fleet's answer) "
+          + EventLine.format(e.envelope()));
+    } else {
+      answer(e);
     }
   }
 
   private void answer(Decoded.Event e) {
     var refused = trusted(e);
-    if (refused.isPresent()) {
-      out.println("IGNORED (" + refused.get().reason() + ": " + refused.get().detail() + ") "
+    FleetEvent event = e.envelope().data();
+    String notThis = event instanceof TransferDispatched d && !ofThisRequest(d) ? "a dispatch of another request"
+        : event instanceof TransferCompleted && !dispatched ? "a completion before any dispatch of this request" : "";
+    if (refused.isPresent() || !notThis.isEmpty()) {
+      out.println("IGNORED (" + refused.map(r -> r.reason() + ": " + r.detail()).orElse(notThis) + ") "
           + EventLine.format(e.envelope()));
       return;
     }
     out.println(EventLine.format(e.envelope()));
-    FleetEvent event = e.envelope().data();
+    if (event instanceof TransferDispatched) {
+      dispatched = true;
+    }
     if (event instanceof TransferDispatched || event instanceof TransferRejected) {
       answered = true;
     }
@@ -141,6 +143,10 @@ final class RequestWatch {
         || event instanceof TransferRejected || event instanceof TransferTimedOut)) {
       ending = event;
     }
+  }
+
+  private boolean ofThisRequest(TransferDispatched d) {
+    return d.order() != null && d.order().requestEventId().equals(sentId);
   }
 
   /** The verifier's refusal of {@code e}, if any; a trusted request or dispatch is remembered for its ending. */
@@ -159,7 +165,7 @@ final class RequestWatch {
   }
 
   private boolean placedAtTheRequest(ConsumerRecord<String, Decoded> r) {
-    return requestTopic.equals(text(r.headers().lastHeader(DeadLetters.TOPIC)))
+    return Topics.TRANSFERS.equals(text(r.headers().lastHeader(DeadLetters.TOPIC)))
         && Integer.toString(requestPartition).equals(text(r.headers().lastHeader(DeadLetters.PARTITION)))
         && Long.toString(requestOffset).equals(text(r.headers().lastHeader(DeadLetters.OFFSET)));
   }

@@ -120,7 +120,26 @@ public final class EventPublisher implements AutoCloseable {
    * murmur2 hash picks when negative: an answer to a request goes where the request was, whatever
    * partitioner its producer used.
    */
-  public synchronized CompletableFuture<Envelope> publish(FleetEvent event, String correlationId, int partition) {
+  public CompletableFuture<Envelope> publish(FleetEvent event, String correlationId, int partition) {
+    return place(event, correlationId, partition, null);
+  }
+
+  /** Where Kafka put a published event: its partition and offset. */
+  public record Placed(Envelope envelope, int partition, long offset) {}
+
+  /** As {@link #publish(FleetEvent, String)}, answering also where Kafka put it (a caller that looks for answers). */
+  public CompletableFuture<Placed> publishPlaced(FleetEvent event, String correlationId) {
+    var placed = new CompletableFuture<Placed>();
+    place(event, correlationId, -1, placed).whenComplete((envelope, error) -> {
+      if (error != null) {
+        placed.completeExceptionally(error);
+      }
+    });
+    return placed;
+  }
+
+  private synchronized CompletableFuture<Envelope> place(FleetEvent event, String correlationId, int partition,
+      CompletableFuture<Placed> placed) {
     var done = new CompletableFuture<Envelope>();
     if (waiting.get() >= capacity) {
       return CompletableFuture.failedFuture(bufferFull());
@@ -135,7 +154,7 @@ public final class EventPublisher implements AutoCloseable {
       return CompletableFuture.failedFuture(tooLarge.get());
     }
     try {
-      sender.execute(() -> send(record, envelope, done));
+      sender.execute(() -> send(record, envelope, done, placed));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(bufferFull());
     }
@@ -144,7 +163,8 @@ public final class EventPublisher implements AutoCloseable {
     return done;
   }
 
-  private void send(ProducerRecord<String, byte[]> unsigned, Envelope envelope, CompletableFuture<Envelope> done) {
+  private void send(ProducerRecord<String, byte[]> unsigned, Envelope envelope, CompletableFuture<Envelope> done,
+      CompletableFuture<Placed> placed) {
     try {
       var record = key.isEmpty() ? unsigned : new ProducerRecord<>(unsigned.topic(), unsigned.partition(),
           unsigned.key(), SignedDocument.sign(unsigned.value(), key.get()), unsigned.headers());
@@ -152,6 +172,9 @@ public final class EventPublisher implements AutoCloseable {
           (metadata, error) -> {
             waiting.decrementAndGet();
             if (error == null) {
+              if (placed != null) {
+                placed.complete(new Placed(envelope, metadata.partition(), metadata.offset()));
+              }
               done.complete(envelope);
             } else {
               done.completeExceptionally(error);

@@ -88,12 +88,12 @@ final class ExportCoverage {
     return found;
   }
 
+  /** A partition number as Kafka writes it (no sign, no leading zero: two spellings would name one partition). */
   private static int parsePartition(String text) {
-    try {
-      return Integer.parseInt(text);
-    } catch (NumberFormatException e) {
+    if (!text.matches("0|[1-9][0-9]{0,8}")) {
       return -1;
     }
+    return Integer.parseInt(text);
   }
 
   /** The partitions of one topic the header names: each one's start, end and last offset read. */

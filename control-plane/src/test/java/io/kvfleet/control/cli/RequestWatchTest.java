@@ -40,26 +40,32 @@ class RequestWatchTest {
   private final TransferCompleted completed = new TransferCompleted("t-1", "prefill-0", 4096, 10, "forged", "");
 
   @Test
-  void anEndingReadBeforeTheRequestOrInAnotherPartitionIsNotTheFleetsAnswer() {
+  void anEndingBeforeTheRequestOrInAnotherPartitionOrWithoutItsDispatchIsNotTheFleetsAnswer() {
     watch.read(record(Topics.TRANSFERS, 0, 4, envelope("outsider", completed)), NOW);
+    watch.read(record(Topics.TRANSFERS, 1, 2, request), NOW); // a copy of the request, read before the request
+    watch.sent(request.id(), 0, 5, NOW);
     watch.read(record(Topics.TRANSFERS, 0, 5, request), NOW);
-    watch.sent(request.id(), NOW);
     watch.read(record(Topics.TRANSFERS, 1, 9, envelope("outsider", completed)), NOW);
+    watch.read(record(Topics.TRANSFERS, 0, 6, envelope("outsider", completed)), NOW); // no dispatch of it yet
+    watch.read(record(Topics.TRANSFERS, 0, 7, dispatch("an-earlier-request")), NOW);
+    watch.read(record(Topics.TRANSFERS, 0, 8, envelope("outsider", completed)), NOW);
 
     assertThat(watch.outcome(NOW)).isEmpty();
-    assertThat(printed.toString(StandardCharsets.UTF_8)).contains("IGNORED (not after the request in its partition");
+    assertThat(printed.toString(StandardCharsets.UTF_8)).contains("IGNORED (not after the request in its partition",
+        "IGNORED (a completion before any dispatch of this request)", "IGNORED (a dispatch of another request)");
 
-    watch.read(record(Topics.TRANSFERS, 0, 7, envelope("prefill-0", completed)), NOW);
+    watch.read(record(Topics.TRANSFERS, 0, 9, dispatch(request.id())), NOW);
+    watch.read(record(Topics.TRANSFERS, 0, 10, envelope("prefill-0", completed)), NOW);
 
     assertThat(watch.outcome(NOW)).get().isEqualTo(new RequestWatch.Outcome.Ended(completed));
   }
 
   @Test
   void aDeadLetterCopyAtTheRequestsPlaceIsARefusalOnceNoCoordinatorAnsweredInTheGrace() {
-    watch.sent(request.id(), NOW);
-    watch.read(record(Topics.TRANSFERS, 0, 5, request), NOW);
-    watch.read(deadLetter(request, 0, 4, "forged elsewhere"), NOW);
+    // Read before the publish returned where Kafka put the request.
     watch.read(deadLetter(request, 0, 5, ReasonCodes.EVENT_UNSIGNED + ": no signature"), NOW);
+    watch.read(deadLetter(request, 1, 5, "a copy's place"), NOW);
+    watch.sent(request.id(), 0, 5, NOW);
 
     assertThat(watch.outcome(NOW + 100)).as("within the grace").isEmpty();
     assertThat(watch.outcome(NOW + RequestWatch.REFUSAL_GRACE.toMillis()))
@@ -68,13 +74,20 @@ class RequestWatchTest {
 
   @Test
   void aDeadLetterCopyOfARequestACoordinatorAnsweredIsNotARefusal() {
-    watch.sent(request.id(), NOW);
+    watch.sent(request.id(), 0, 5, NOW);
     watch.read(record(Topics.TRANSFERS, 0, 5, request), NOW);
     watch.read(deadLetter(request, 0, 5, "made up"), NOW);
-    watch.read(record(Topics.TRANSFERS, 0, 6, envelope("coordinator-0",
-        new TransferDispatched("t-1", "prefill-0", "coordinator-0", 1, null, "", ""))), NOW);
+    watch.read(record(Topics.TRANSFERS, 0, 6, dispatch(request.id())), NOW);
 
     assertThat(watch.outcome(NOW + 10 * RequestWatch.REFUSAL_GRACE.toMillis())).isEmpty();
+  }
+
+  private Envelope dispatch(String requestEventId) {
+    var region = new io.kvfleet.events.RegionSpec("kv", io.kvfleet.events.RegionKind.KV,
+        io.kvfleet.events.MemoryType.DRAM, -1, 0x1000, 4096, 0, "kv", 0);
+    var order = new io.kvfleet.events.DispatchedOrder((TransferRequested) request.data(), requestEventId, region,
+        region, java.util.Map.of(), "", List.of());
+    return envelope("coordinator-0", new TransferDispatched("t-1", "prefill-0", "coordinator-0", 1, order, "", ""));
   }
 
   private static Envelope envelope(String producer, FleetEvent event) {
