@@ -8,19 +8,14 @@ import io.kvfleet.events.TransferCompleted;
 import io.kvfleet.events.TransferDispatched;
 import io.kvfleet.events.TransferFailed;
 import io.kvfleet.events.TransferRejected;
-import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.TransferTimedOut;
 import io.kvfleet.events.codec.Decoded;
-import io.kvfleet.events.trust.Dispatch;
-import io.kvfleet.events.trust.Verdict;
 import io.kvfleet.events.trust.Verifier;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -50,11 +45,10 @@ final class RequestWatch {
   }
 
   private final String transferId;
-  private final Verifier verifier;
+  private final TrustedTransfers trusted;
   private final PrintStream out;
   /** Records about the transfer read before Kafka said where the request is, in the order read. */
   private final List<ConsumerRecord<String, Decoded>> waiting = new ArrayList<>();
-  private final Map<String, Dispatch> transfers = new HashMap<>();
   private String sentId;
   private int requestPartition = -1;
   private long requestOffset = -1;
@@ -68,7 +62,7 @@ final class RequestWatch {
 
   RequestWatch(String transferId, Verifier verifier, PrintStream out) {
     this.transferId = transferId;
-    this.verifier = verifier;
+    this.trusted = new TrustedTransfers(verifier);
     this.out = out;
   }
 
@@ -112,7 +106,7 @@ final class RequestWatch {
         refusedAt = now;
       }
     } else if (r.partition() == requestPartition && r.offset() == requestOffset) {
-      requestVerified = verifier.isOn() && trusted(e).isEmpty();
+      requestVerified = trusted.isOn() && trusted.refusal(e).isEmpty();
       out.println(EventLine.format(e.envelope()));
     } else if (r.partition() != requestPartition || r.offset() < requestOffset) {
       out.println("IGNORED (not after the request in its partition: not the fleet's answer) "
@@ -123,7 +117,7 @@ final class RequestWatch {
   }
 
   private void answer(Decoded.Event e) {
-    var refused = trusted(e);
+    var refused = trusted.refusal(e);
     FleetEvent event = e.envelope().data();
     String notThis = event instanceof TransferDispatched d && !ofThisRequest(d) ? "a dispatch of another request"
         : event instanceof TransferCompleted && !dispatched ? "a completion before any dispatch of this request" : "";
@@ -147,21 +141,6 @@ final class RequestWatch {
 
   private boolean ofThisRequest(TransferDispatched d) {
     return d.order() != null && d.order().requestEventId().equals(sentId);
-  }
-
-  /** The verifier's refusal of {@code e}, if any; a trusted request or dispatch is remembered for its ending. */
-  private Optional<Verdict.Refused> trusted(Decoded.Event e) {
-    if (verifier.isOn() && verifier.check(e.raw(), e.envelope(), id -> Optional.ofNullable(transfers.get(id)))
-        instanceof Verdict.Refused r) {
-      return Optional.of(r);
-    }
-    switch (e.envelope().data()) {
-      case TransferRequested q -> transfers.putIfAbsent(q.transferId(), new Dispatch(q.sourceNode(), false));
-      case TransferDispatched d -> transfers.computeIfPresent(d.transferId(), (id, t) -> new Dispatch(t.sourceNode(),
-          true));
-      default -> { }
-    }
-    return Optional.empty();
   }
 
   private boolean placedAtTheRequest(ConsumerRecord<String, Decoded> r) {

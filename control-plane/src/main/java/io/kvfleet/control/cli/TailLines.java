@@ -4,15 +4,10 @@ import io.kvfleet.control.console.EventLine;
 import io.kvfleet.control.console.TailFilter;
 import io.kvfleet.control.kafka.TransferPlacement;
 import io.kvfleet.events.ReasonCodes;
-import io.kvfleet.events.TransferDispatched;
-import io.kvfleet.events.TransferRequested;
 import io.kvfleet.events.codec.Decoded;
-import io.kvfleet.events.trust.Dispatch;
 import io.kvfleet.events.trust.Verdict;
 import io.kvfleet.events.trust.Verifier;
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,27 +15,20 @@ import java.util.Optional;
  * record, which no filter can place. With a verifier, an event a verifying coordinator would refuse is printed
  * marked {@code UNAUTHENTICATED} with the reason: its signature, its writer's rights, its place in the transfers
  * topic, and for a node's ending, whether the transfer was dispatched to that node, as far as tail has read its
- * request (the newest {@link #TRANSFERS}). Tail folds nothing, so it shows what a replay would leave out. One thread
- * at a time calls it: the history's, then the follower's, which starts after the history is read.
+ * request (the newest {@link TrustedTransfers#KEPT}). Tail folds nothing, so it shows what a replay would leave
+ * out. One thread at a time calls it: the history's, then the follower's, which starts after the history is read.
  */
 final class TailLines {
-  static final int TRANSFERS = 100_000;
   static final TailLines EVERYTHING = new TailLines(new TailFilter(null, null, null), Verifier.off(), 0);
 
   private final TailFilter filter;
-  private final Verifier verifier;
   private final int transferPartitions;
   private long shown;
-  private final Map<String, Dispatch> transfers = new LinkedHashMap<>(1024, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Dispatch> eldest) {
-      return size() > TRANSFERS;
-    }
-  };
+  private final TrustedTransfers trusted;
 
   TailLines(TailFilter filter, Verifier verifier, int transferPartitions) {
     this.filter = filter;
-    this.verifier = verifier;
+    this.trusted = new TrustedTransfers(verifier);
     this.transferPartitions = transferPartitions;
   }
 
@@ -48,7 +36,7 @@ final class TailLines {
   void print(String topic, int partition, long offset, String key, Decoded value, PrintStream out) {
     switch (value) {
       case Decoded.Event e -> {
-        Optional<Verdict.Refused> refused = verifier.isOn() ? refusal(topic, partition, key, e) : Optional.empty();
+        Optional<Verdict.Refused> refused = trusted.isOn() ? refusal(topic, partition, key, e) : Optional.empty();
         if (filter.shows(e.envelope(), refused.isEmpty())) {
           shown++;
           String line = EventLine.format(e.envelope());
@@ -71,16 +59,6 @@ final class TailLines {
     if (misplaced.isPresent()) {
       return Optional.of(new Verdict.Refused(ReasonCodes.EVENT_MISPLACED, misplaced.get()));
     }
-    if (verifier.check(e.raw(), e.envelope(), id -> Optional.ofNullable(transfers.get(id)))
-        instanceof Verdict.Refused r) {
-      return Optional.of(r);
-    }
-    switch (e.envelope().data()) {
-      case TransferRequested r -> transfers.putIfAbsent(r.transferId(), new Dispatch(r.sourceNode(), false));
-      case TransferDispatched d -> transfers.computeIfPresent(d.transferId(), (id, t) -> new Dispatch(t.sourceNode(),
-          true));
-      default -> { }
-    }
-    return Optional.empty();
+    return trusted.refusal(e);
   }
 }
